@@ -1,0 +1,56 @@
+// Package board holds the physical board as plain data: what the site
+// sensors report (a Snapshot) and what the lights under the sites show (a
+// Frame). It is shared by the hardware layer, which produces snapshots and
+// displays frames, and by the referee, which reads the one and writes the
+// other; it does no I/O.
+package board
+
+import "github.com/parchis-table/parchis/engine"
+
+// Reading is what the sensor under one site reports.
+type Reading struct {
+	// Count is the number of pieces on the site (0…2 on squares, 0…4 in
+	// goals and homes).
+	Count uint8
+	// Coloured tells whether ByColour is known; presence-only sensors leave
+	// it false.
+	Coloured bool
+	// ByColour counts the pieces of each colour when Coloured is true.
+	ByColour [engine.NumColours]uint8
+}
+
+// Snapshot is one stable reading of every site, indexed by engine.Site.
+type Snapshot struct {
+	Sites [engine.NumSites]Reading
+}
+
+// Pattern is how a light shows its colour over time.
+type Pattern uint8
+
+// The light patterns. Blinking and pulsing are animated by the hardware
+// layer, not by whoever builds the frame.
+const (
+	Off Pattern = iota
+	Steady
+	Blink
+	Pulse
+)
+
+// RGB is a light's colour at full brightness.
+type RGB struct{ R, G, B uint8 }
+
+// Light is one light's colour and pattern.
+type Light struct {
+	Colour  RGB
+	Pattern Pattern
+}
+
+// TrayLights is the number of lights around the dice tray.
+const TrayLights = 12
+
+// Frame is what every light shows: one under each site, indexed by
+// engine.Site, and those around the dice tray.
+type Frame struct {
+	Sites [engine.NumSites]Light
+	Tray  [TrayLights]Light
+}

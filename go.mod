@@ -1,0 +1,12 @@
+module github.com/parchis-table/parchis
+
+go 1.26
+
+require (
+	github.com/eclipse/paho.mqtt.golang v1.5.1
+	github.com/mochi-mqtt/server/v2 v2.7.9
+	gopkg.in/yaml.v3 v3.0.1
+	periph.io/x/conn/v3 v3.7.3
+	periph.io/x/devices/v3 v3.7.4
+	periph.io/x/host/v3 v3.8.5
+)
