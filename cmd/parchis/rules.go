@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parchis-table/parchis/engine"
+)
+
+// lineError is an error with the exit status it calls for.
+type lineError struct {
+	status int
+	err    error
+}
+
+func (e *lineError) Error() string { return e.err.Error() }
+
+func usageErr(err error) error { return &lineError{exitUsage, err} }
+
+// statusOf returns the exit status an error calls for: 1 for a broken rule,
+// 2 for anything else.
+func statusOf(err error) int {
+	var le *lineError
+	if errors.As(err, &le) {
+		return le.status
+	}
+	var re *engine.RuleError
+	if errors.As(err, &re) {
+		return exitRule
+	}
+	return exitUsage
+}
+
+func parsePosition(s string) (engine.Position, error) {
+	p, err := engine.ParsePPN(s)
+	if err != nil {
+		return p, usageErr(err)
+	}
+	return p, nil
+}
+
+func movesOf(fields []string) (string, error) {
+	p, err := parsePosition(fields[0])
+	if err != nil {
+		return "", err
+	}
+	var ml engine.MoveList
+	p.LegalMoves(&ml)
+	return ml.String(), nil
+}
+
+func playOf(fields []string) (string, error) {
+	p, err := parsePosition(fields[0])
+	if err != nil {
+		return "", err
+	}
+	m, err := engine.ParseMove(fields[1])
+	if err != nil {
+		return "", usageErr(err)
+	}
+	if _, err := p.Play(m); err != nil {
+		return "", err
+	}
+	return p.String(), nil
+}
+
+func throwOf(fields []string) (string, error) {
+	p, err := parsePosition(fields[0])
+	if err != nil {
+		return "", err
+	}
+	d, err := strconv.Atoi(fields[1])
+	if err != nil || d < 1 || d > 6 {
+		return "", usageErr(fmt.Errorf("bad die %q: want 1…6", fields[1]))
+	}
+	if _, err := p.Throw(d); err != nil {
+		return "", err
+	}
+	return p.String(), nil
+}
+
+// runPositionCommand runs moves, play or throw: on its arguments, or with
+// "-" on every line of stdin (fields separated by a tab), one output line
+// per input line.
+func runPositionCommand(name, argNames, about, example string, nargs int, do func([]string) (string, error)) func([]string, io.Reader, io.Writer, io.Writer) int {
+	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		// Positions start with "-" when no piece is out, so the arguments
+		// are not parsed as flags; only a lone help flag is.
+		if len(args) == 1 && isHelp(args[0]) {
+			newFlags(name, argNames+" | -", about, example, stderr).Usage()
+			return exitOK
+		}
+		if len(args) == 1 && args[0] == "-" {
+			return batch(nargs, do, stdin, stdout)
+		}
+		if len(args) != nargs {
+			fmt.Fprintf(stderr, "parchis %s: want %s, or - to read lines from standard input\n", name, argNames)
+			return exitUsage
+		}
+		out, err := do(args)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis %s: %v\n", name, err)
+			return statusOf(err)
+		}
+		fmt.Fprintln(stdout, out)
+		return exitOK
+	}
+}
+
+// batch answers each input line on its own output line; a bad line gets
+// "error: REASON" and the batch goes on. The status is the worst seen.
+func batch(nargs int, do func([]string) (string, error), stdin io.Reader, stdout io.Writer) int {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	status := exitOK
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		fields := strings.Split(line, "\t")
+		var out string
+		var err error
+		if len(fields) != nargs {
+			err = usageErr(fmt.Errorf("want %d tab-separated fields, got %d", nargs, len(fields)))
+		} else {
+			out, err = do(fields)
+		}
+		if err != nil {
+			fmt.Fprintf(w, "error: %v\n", err)
+			status = max(status, statusOf(err))
+			continue
+		}
+		w.WriteString(out)
+		w.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(w, "error: reading input: %v\n", err)
+		return exitUsage
+	}
+	return status
+}
+
+var (
+	runMoves = runPositionCommand("moves", "PPN",
+		"Prints the legal moves of the side to move, in canonical order, on one line\nseparated by single spaces (an empty line when there is none).\nWith -, reads one PPN a line from standard input.",
+		"  parchis moves '5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y'\n  BH-22", 1, movesOf)
+	runPlay = runPositionCommand("play", "PPN MOVE",
+		"Prints the position after the move. An illegal move exits 1 and says why.\nWith -, reads PPN<TAB>MOVE lines from standard input.",
+		"  parchis play '5:Y Y 3 0 - Y' 5-8\n  8:Y B throw 0 - Y", 2, playOf)
+	runThrow = runPositionCommand("throw", "PPN DIE",
+		"Prints the position after a throw of DIE (1…6), with a throw that cannot\nbe played and a third 6 resolved. With -, reads PPN<TAB>DIE lines.",
+		"  parchis throw '- Y throw 0 - Y' 5\n  - Y 5 0 - Y", 2, throwOf)
+)
+
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("replay", "FILE | -",
+		"Replays a game record with the rules and prints the final position and the\nresult. The first illegal line is reported with its number and the rule it\nbreaks (exit 1); an unreadable record exits 2.",
+		"  parchis replay game.txt\n  5:Y,YG:YYY,… Y end 0 - Y\n  result: YR", stderr)
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "parchis replay: want one FILE, or - for standard input")
+		return exitUsage
+	}
+	r := stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis replay: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		r = f
+	}
+	g, err := engine.ReadRecord(r)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchis replay: %s: %v\n", fs.Arg(0), err)
+		return statusOf(err)
+	}
+	fmt.Fprintln(stdout, g.Pos.String())
+	result := "*"
+	if w, ok := g.Pos.Winner(); ok {
+		result = w.String()
+	}
+	fmt.Fprintf(stdout, "result: %s\n", result)
+	return exitOK
+}
+
+func runSelfPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("selfplay", "[-n N] [-seed S] [-check]",
+		"Plays N random games (fair dice, uniformly random legal moves) and prints\ngames per second, mean actions per game and how the games ended.",
+		"  parchis selfplay -n 1000 -seed 7 -check", stderr)
+	n := fs.Int("n", 1000, "number of games")
+	seed := fs.Uint64("seed", 1, "random seed (the same seed plays the same games)")
+	check := fs.Bool("check", false, "verify the position's invariants after every action")
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 0 || *n < 1 {
+		fmt.Fprintln(stderr, "parchis selfplay: want -n of at least 1 and no arguments")
+		return exitUsage
+	}
+	start := time.Now()
+	st, err := engine.SelfPlay(*n, *seed, *check)
+	elapsed := time.Since(start).Seconds()
+	if err != nil {
+		fmt.Fprintf(stderr, "parchis selfplay: invariant broken: %v\n", err)
+		return exitRule
+	}
+	fmt.Fprintf(stdout, "games: %d in %.3f s (%.0f games/s)\n", st.Games, elapsed, float64(st.Games)/elapsed)
+	fmt.Fprintf(stdout, "actions per game: %.1f\n", float64(st.Actions)/float64(st.Games))
+	fmt.Fprintf(stdout, "won by YR: %d, won by BG: %d (ended by tie play: %d), unfinished: %d\n",
+		st.Wins[engine.PairYR], st.Wins[engine.PairBG], st.TiePlay, st.Unfinished)
+	return exitOK
+}
