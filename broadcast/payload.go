@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/referee"
 )
 
 // Version is the version of the topics and payloads, part of every topic.
@@ -19,7 +18,7 @@ func Prefix(event, table string) string {
 const (
 	TopicStatus = "status" // retained; the last will says offline
 	TopicState  = "state"  // retained full snapshot
-	TopicEvents = "events" // every event, QoS 1, numbered
+	TopicEvents = "events" // every event (a referee.Event), QoS 1, numbered
 	TopicResult = "result" // retained final result
 	TopicCmd    = "cmd/"   // judges' commands: cmd/<type>
 	TopicReply  = "reply"  // the table's answers to commands
@@ -64,14 +63,6 @@ type State struct {
 	// Result is YR or BG once the game is over.
 	Result string    `json:"result,omitempty"`
 	Time   time.Time `json:"time"`
-}
-
-// Event is the payload of the events topic: a referee event with the table
-// it comes from.
-type Event struct {
-	Event string `json:"event"`
-	Table string `json:"table"`
-	referee.Event
 }
 
 // Result is the retained final result of a game: what was played, the
