@@ -10,3 +10,5 @@ require (
 	periph.io/x/devices/v3 v3.7.4
 	periph.io/x/host/v3 v3.8.5
 )
+
+require github.com/jonboulle/clockwork v0.5.0 // indirect
