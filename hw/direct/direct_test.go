@@ -101,8 +101,8 @@ type fakeBus struct {
 	pins [2]byte
 }
 
-func (b *fakeBus) String() string                     { return "fake" }
-func (b *fakeBus) SetSpeed(physic.Frequency) error    { return nil }
+func (b *fakeBus) String() string                    { return "fake" }
+func (b *fakeBus) SetSpeed(physic.Frequency) error   { return nil }
 func (b *fakeBus) Tx(addr uint16, w, r []byte) error { b.txs.Add(1); copy(r, b.pins[:]); return nil }
 
 func newStandard(tb testing.TB, bus *fakeBus, irq gpio.PinIn) *Dev {
