@@ -1,0 +1,192 @@
+package vision
+
+import (
+	"encoding/csv"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// dataDir is the shared folder of labelled photos, beside the repository.
+var dataDir = filepath.Join("..", "..", "shared", "data", "dice")
+
+func needData(t testing.TB, source string) string {
+	t.Helper()
+	dir := filepath.Join(dataDir, source)
+	if _, err := os.Stat(filepath.Join(dir, "labels.csv")); err != nil {
+		t.Skipf("labelled photos not found at %s (shared/data/dice beside the repository): %v", dir, err)
+	}
+	return dir
+}
+
+func loadLabels(t testing.TB, dir string) []Label {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "labels.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ls, err := ReadLabels(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+// boxSizes returns, per file (frame or crop), the smallest short side of
+// the annotated dice in it.
+func boxSizes(t testing.TB, dir string) map[string]float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string]float64{}
+	for _, r := range rows[1:] {
+		x0, _ := strconv.ParseFloat(r[col["xmin"]], 64)
+		y0, _ := strconv.ParseFloat(r[col["ymin"]], 64)
+		x1, _ := strconv.ParseFloat(r[col["xmax"]], 64)
+		y1, _ := strconv.ParseFloat(r[col["ymax"]], 64)
+		s := min(x1-x0, y1-y0)
+		for _, k := range []string{r[col["frame"]], r[col["crop"]]} {
+			if k == "" {
+				continue
+			}
+			if v, ok := out[k]; !ok || s < v {
+				out[k] = s
+			}
+		}
+	}
+	return out
+}
+
+func decodeFile(t testing.TB, path string) *image.Gray {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return Gray(img)
+}
+
+// evalLabels reads every label kept by keep and tallies the answers.
+func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label) bool) *Tally {
+	t.Helper()
+	rd := NewReader(&opts)
+	var tl Tally
+	verbose := os.Getenv("VISION_MISREADS") != ""
+	for _, l := range ls {
+		if keep != nil && !keep(l) {
+			continue
+		}
+		g := decodeFile(t, filepath.Join(dir, l.File))
+		t0 := time.Now()
+		got := rd.Read(g)
+		tl.Add(l.Want, got, time.Since(t0))
+		if verbose && got.Label() != l.Want.Label() {
+			t.Logf("%s want %s got %s %.2f tilt %.0f", l.File, l.Want, got, got.Confidence, got.Tilt)
+		}
+	}
+	return &tl
+}
+
+func checkValues(t *testing.T, name string, tl *Tally, minRead float64) {
+	t.Helper()
+	t.Logf("%s: %s", name, tl.Summary())
+	n, _, _ := tl.Values()
+	if n == 0 {
+		return
+	}
+	if tl.WrongRate() > 0.002 {
+		t.Errorf("%s: wrong-rate %.2f%% > 0.2%%", name, 100*tl.WrongRate())
+	}
+	if tl.ReadRate() < minRead {
+		t.Errorf("%s: read-rate %.2f%% < %.0f%%", name, 100*tl.ReadRate(), 100*minRead)
+	}
+}
+
+func subset(l Label) bool {
+	if os.Getenv("VISION_SUBSET") == "" {
+		return true
+	}
+	return l.Line%5 == 0
+}
+
+func TestAccuracy_Tomitomi3_ReadsTopDownDice(t *testing.T) {
+	dir := needData(t, "tomitomi3_gray128")
+	ls := loadLabels(t, dir)
+	tl := evalLabels(t, dir, ls, DefaultOpts, subset)
+	if testing.Verbose() {
+		tl.WriteMatrix(os.Stdout)
+	}
+	checkValues(t, "tomitomi3_gray128", tl, 0.99)
+}
+
+func isCrop(l Label) bool { return strings.HasPrefix(l.File, "crops/") }
+
+func TestAccuracy_Matteop65_Crops(t *testing.T) {
+	testCrops(t, "matteop65_wood")
+}
+
+func TestAccuracy_Dice3_Crops(t *testing.T) {
+	testCrops(t, "dice3_roboflow_v3")
+}
+
+func testCrops(t *testing.T, source string) {
+	dir := needData(t, source)
+	ls := loadLabels(t, dir)
+	sizes := boxSizes(t, dir)
+	opts := ObliqueOpts(DefaultOpts)
+	big := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] >= 40 && subset(l) })
+	checkValues(t, source+" crops ≥40 px", big, 0.97)
+	small := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] < 40 && subset(l) })
+	checkValues(t, source+" crops <40 px", small, 0)
+}
+
+func TestAccuracy_Matteop65_Frames(t *testing.T) {
+	testFrames(t, "matteop65_wood")
+}
+
+func TestAccuracy_Dice3_Frames(t *testing.T) {
+	testFrames(t, "dice3_roboflow_v3")
+}
+
+func testFrames(t *testing.T, source string) {
+	dir := needData(t, source)
+	ls := loadLabels(t, dir)
+	sizes := boxSizes(t, dir)
+	opts := ObliqueOpts(DefaultOpts)
+	tl := evalLabels(t, dir, ls, opts, func(l Label) bool { return !isCrop(l) && subset(l) })
+	checkValues(t, source+" frames", tl, 0)
+	big := evalLabels(t, dir, ls, opts, func(l Label) bool {
+		return !isCrop(l) && l.Want.Answer == Multi && sizes[l.File] >= 40 && subset(l)
+	})
+	t.Logf("%s multi frames, dice ≥40 px: %s", source, big.Summary())
+	if big.Total("multi") > 0 && big.Rate("multi") < 0.95 {
+		t.Errorf("%s: multi recognised on %.2f%% < 95%%", source, 100*big.Rate("multi"))
+	}
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}

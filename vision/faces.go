@@ -1,0 +1,314 @@
+package vision
+
+import (
+	"math"
+	"sort"
+)
+
+type vec struct{ x, y float64 }
+
+func (a vec) add(b vec) vec     { return vec{a.x + b.x, a.y + b.y} }
+func (a vec) sub(b vec) vec     { return vec{a.x - b.x, a.y - b.y} }
+func (a vec) mul(k float64) vec { return vec{a.x * k, a.y * k} }
+func (a vec) dot(b vec) float64 { return a.x*b.x + a.y*b.y }
+func (a vec) len() float64      { return math.Hypot(a.x, a.y) }
+func (p *pip) pos() vec         { return vec{p.x, p.y} }
+func dist(a, b vec) float64     { return a.sub(b).len() }
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+func deg(rad float64) float64   { return rad * 180 / math.Pi }
+func acosDeg(c float64) float64 { return deg(math.Acos(math.Max(-1, math.Min(1, c)))) }
+func sq(v float64) float64      { return v * v }
+func absf(v float64) float64    { return math.Abs(v) }
+func minf(a, b float64) float64 { return math.Min(a, b) }
+func maxf(a, b float64) float64 { return math.Max(a, b) }
+func rot90(a vec) vec           { return vec{-a.y, a.x} }
+func mid(a, b vec) vec          { return vec{(a.x + b.x) / 2, (a.y + b.y) / 2} }
+func sigma2x2(c1, c2 vec) (s1, s2 float64) {
+	// singular values of the matrix with columns c1, c2
+	a, b, c, d := c1.x, c2.x, c1.y, c2.y
+	s := a*a + b*b + c*c + d*d
+	det := absf(a*d - b*c)
+	disc := math.Sqrt(maxf(s*s/4-det*det, 0))
+	return math.Sqrt(s/2 + disc), math.Sqrt(maxf(s/2-disc, 0))
+}
+
+// face is one group of pips checked against the pip patterns.
+type face struct {
+	idx     []int   // pips, indices into the candidate list
+	n       int     // pip count
+	value   int     // 1…6 when ok
+	ok      bool    // the pips form the pattern of value
+	c       vec     // centre of the face
+	q       float64 // offset of a corner pip from the centre, along a side, unforeshortened px
+	r       float64 // half side of the face, px
+	tilt    float64 // estimated tilt from flat, degrees
+	ratio   float64 // mean minor/major axis ratio of its pips
+	dark    bool
+	partial bool    // the face reaches past the image border
+	blank   float64 // worst darkness (0…1) where the pattern wants no pip
+	resid   float64 // pattern residual, relative
+	con     float64 // mean pip contrast
+	d       float64 // mean pip diameter
+}
+
+// faceFrame maps face-plane offsets to image offsets using the mean
+// foreshortening of the pips: u is the major axis, r the axis ratio.
+type faceFrame struct {
+	u vec
+	r float64
+}
+
+func (f faceFrame) unproj(v vec) vec {
+	n := rot90(f.u)
+	return vec{v.dot(f.u), v.dot(n) / f.r}
+}
+func (f faceFrame) proj(a vec) vec {
+	n := rot90(f.u)
+	return f.u.mul(a.x).add(n.mul(a.y * f.r))
+}
+
+// rotFace rotates v by 90° in the plane of the face.
+func (f faceFrame) rotFace(v vec) vec { return f.proj(rot90(f.unproj(v))) }
+
+// checkFace tests the pips idx against the pattern of their count.
+func (rd *Reader) checkFace(idx []int) face {
+	ps := rd.s.pips
+	f := face{idx: idx, n: len(idx), dark: ps[idx[0]].dark}
+	if f.n < 1 || f.n > 6 {
+		return f
+	}
+	// size consistency and mean shape
+	as := make([]float64, 0, 6)
+	var sumR, sumCon, sumD float64
+	var u vec
+	for k, i := range idx {
+		p := &ps[i]
+		as = append(as, p.a)
+		sumR += p.b / p.a
+		sumCon += p.contrast()
+		sumD += p.d()
+		v := vec{p.ux, p.uy}
+		if k > 0 && v.dot(u) < 0 {
+			v = v.mul(-1)
+		}
+		u = u.add(v.mul(1 - p.b/p.a + 1e-3))
+	}
+	sort.Float64s(as)
+	med := as[len(as)/2]
+	if as[0] < 0.65*med || as[len(as)-1] > 1.55*med {
+		return f
+	}
+	fn := float64(f.n)
+	f.ratio, f.con, f.d = sumR/fn, sumCon/fn, sumD/fn
+	if u.len() < 1e-6 {
+		u = vec{1, 0}
+	}
+	fr := faceFrame{u: u.mul(1 / u.len()), r: maxf(f.ratio, 0.3)}
+	pipTilt := acosDeg(f.ratio / 0.97)
+	var c vec
+	for _, i := range idx {
+		c = c.add(ps[i].pos())
+	}
+	c = c.mul(1 / fn)
+	f.c = c
+	pos := func(k int) vec { return ps[idx[k]].pos() }
+	var blanks []vec // where the pattern wants no pip
+	patTilt := 0.0
+	switch f.n {
+	case 1:
+		f.q = 1.25 * f.d
+		f.r = 2.1 * f.d
+	case 2:
+		v := pos(1).sub(pos(0))
+		f.q = v.len() / 2 / math.Sqrt2 // unforeshortened if along the major axis; refined below
+		w := fr.unproj(v)
+		f.q = w.len() / 2 / math.Sqrt2
+		h := fr.rotFace(v).mul(0.5)
+		blanks = append(blanks, c, c.add(h), c.sub(h))
+	case 3:
+		m, e1, e2 := 0, 1, 2
+		best := math.Inf(1)
+		for k := 0; k < 3; k++ {
+			if dd := dist(pos(k), c); dd < best {
+				best, m = dd, k
+			}
+		}
+		e1, e2 = (m+1)%3, (m+2)%3
+		v := pos(e2).sub(pos(e1))
+		L := v.len()
+		res := dist(pos(m), mid(pos(e1), pos(e2))) / (L / 2)
+		f.resid = res
+		if res > 0.2 {
+			return f
+		}
+		f.c = pos(m)
+		f.q = fr.unproj(v).len() / 2 / math.Sqrt2
+		h := fr.rotFace(v).mul(0.5)
+		blanks = append(blanks, f.c.add(h), f.c.sub(h))
+	case 4, 5:
+		pts := [4]vec{}
+		k := 0
+		var centre vec
+		if f.n == 5 {
+			m := 0
+			best := math.Inf(1)
+			for j := 0; j < 5; j++ {
+				if dd := dist(pos(j), c); dd < best {
+					best, m = dd, j
+				}
+			}
+			centre = pos(m)
+			for j := 0; j < 5; j++ {
+				if j != m {
+					pts[k] = pos(j)
+					k++
+				}
+			}
+		} else {
+			for j := 0; j < 4; j++ {
+				pts[j] = pos(j)
+			}
+		}
+		pairs := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}
+		best, bi := math.Inf(1), 0
+		for i, pr := range pairs {
+			m1 := mid(pts[pr[0]], pts[pr[1]])
+			m2 := mid(pts[pr[2]], pts[pr[3]])
+			l := (dist(pts[pr[0]], pts[pr[1]]) + dist(pts[pr[2]], pts[pr[3]])) / 2
+			if r := dist(m1, m2) / l; r < best {
+				best, bi = r, i
+			}
+		}
+		pr := pairs[bi]
+		D1 := pts[pr[1]].sub(pts[pr[0]])
+		D2 := pts[pr[3]].sub(pts[pr[2]])
+		if D1.dot(rot90(D2)) < 0 {
+			D2 = D2.mul(-1)
+		}
+		cc := mid(mid(pts[pr[0]], pts[pr[1]]), mid(pts[pr[2]], pts[pr[3]]))
+		a1 := D1.sub(D2).mul(0.25)
+		a2 := D1.add(D2).mul(0.25)
+		s1, s2 := sigma2x2(a1, a2)
+		f.resid = best
+		if f.n == 5 {
+			f.resid = maxf(best, dist(centre, cc)/s1/2)
+		}
+		if f.resid > 0.12 {
+			return f
+		}
+		f.c = cc
+		f.q = s1
+		patTilt = acosDeg(s2 / s1 / 0.97)
+		blanks = append(blanks, cc.add(a1), cc.sub(a1), cc.add(a2), cc.sub(a2))
+		if f.n == 4 {
+			blanks = append(blanks, cc)
+		}
+	case 6:
+		ok := false
+		for _, useMajor := range []bool{true, false} {
+			var sxx, syy, sxy float64
+			for j := 0; j < 6; j++ {
+				d := pos(j).sub(c)
+				sxx += d.x * d.x
+				syy += d.y * d.y
+				sxy += d.x * d.y
+			}
+			ang := 0.5 * math.Atan2(2*sxy, sxx-syy)
+			ax := vec{math.Cos(ang), math.Sin(ang)}
+			if !useMajor {
+				ax = rot90(ax)
+			}
+			ord := [6]int{0, 1, 2, 3, 4, 5}
+			sort.Slice(ord[:], func(i, j int) bool { return pos(ord[i]).sub(c).dot(ax) < pos(ord[j]).sub(c).dot(ax) })
+			var cols [2][3]vec
+			var ctr [2]vec
+			var half [2]vec
+			res := 0.0
+			for g := 0; g < 2; g++ {
+				for j := 0; j < 3; j++ {
+					cols[g][j] = pos(ord[3*g+j])
+				}
+				cc := cols[g][0].add(cols[g][1]).add(cols[g][2]).mul(1.0 / 3)
+				// order along the column
+				sort.Slice(cols[g][:], func(i, j int) bool {
+					return cols[g][i].sub(cc).dot(rot90(ax)) < cols[g][j].sub(cc).dot(rot90(ax))
+				})
+				v := cols[g][2].sub(cols[g][0])
+				res = maxf(res, dist(cols[g][1], mid(cols[g][0], cols[g][2]))/(v.len()/2))
+				ctr[g] = cols[g][1]
+				half[g] = v.mul(0.5)
+			}
+			a2 := half[0].add(half[1]).mul(0.5)
+			a1 := ctr[1].sub(ctr[0]).mul(0.5)
+			if half[0].len() == 0 || half[1].len() == 0 {
+				continue
+			}
+			par := half[0].dot(half[1]) / half[0].len() / half[1].len()
+			lr := half[0].len() / half[1].len()
+			res = maxf(res, maxf(1-par, absf(1-lr)))
+			res = maxf(res, dist(ctr[0].add(a1), ctr[1].sub(a1))/a1.len())
+			if res <= 0.15 {
+				s1, s2 := sigma2x2(a1, a2)
+				f.resid = res
+				f.c = mid(ctr[0], ctr[1])
+				// the rows of a six are spaced differently on different
+				// dice: the pattern says nothing of tilt, the pips do
+				f.q = s1
+				_ = s2
+				blanks = append(blanks, f.c)
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return f
+		}
+	}
+	if f.n >= 2 {
+		f.r = 1.75 * f.q
+		if k := f.q / f.d; k < 0.7 || k > 3.3 {
+			return f
+		}
+	}
+	f.tilt = maxf(pipTilt, patTilt)
+	f.value = f.n
+	// blank check
+	for _, b := range blanks {
+		v, ok := rd.darkness(b, f)
+		if !ok {
+			f.partial = true
+		}
+		f.blank = maxf(f.blank, v)
+	}
+	f.ok = f.blank < 0.35
+	return f
+}
+
+// darkness reports how much the image at b looks like a pip of f (0: the
+// face's colour, 1: the pips' colour).
+func (rd *Reader) darkness(b vec, f face) (float64, bool) {
+	g := rd.g
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	r := int(maxf(1, 0.3*f.d))
+	x0, y0 := int(b.x+0.5)-r, int(b.y+0.5)-r
+	x1, y1 := x0+2*r+1, y0+2*r+1
+	if x0 < 0 || y0 < 0 || x1 > w || y1 > h {
+		return 0, false
+	}
+	var in, ring float64
+	for _, i := range f.idx {
+		in += rd.s.pips[i].in
+		ring += rd.s.pips[i].ring
+	}
+	in /= float64(len(f.idx))
+	ring /= float64(len(f.idx))
+	sum := 0
+	for y := y0; y < y1; y++ {
+		row := g.Pix[rd.off+y*g.Stride:]
+		for x := x0; x < x1; x++ {
+			sum += int(row[x])
+		}
+	}
+	v := float64(sum) / float64((x1-x0)*(y1-y0))
+	return clamp01((ring - v) / (ring - in)), true
+}

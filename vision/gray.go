@@ -1,0 +1,54 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+)
+
+// Gray returns img as a grey image. An [*image.Gray] is returned as is and
+// the Y plane of an [*image.YCbCr] is shared, not copied; any other image
+// is converted once (ITU-R 601 luma).
+func Gray(img image.Image) *image.Gray {
+	switch m := img.(type) {
+	case *image.Gray:
+		return m
+	case *image.YCbCr:
+		r := m.Rect
+		return &image.Gray{
+			Pix:    m.Y[m.YOffset(r.Min.X, r.Min.Y):],
+			Stride: m.YStride,
+			Rect:   r,
+		}
+	}
+	b := img.Bounds()
+	g := image.NewGray(b)
+	switch m := img.(type) {
+	case *image.RGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			s := m.Pix[m.PixOffset(b.Min.X, y):]
+			d := g.Pix[g.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				d[x] = luma(s[4*x], s[4*x+1], s[4*x+2])
+			}
+		}
+	case *image.NRGBA:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			s := m.Pix[m.PixOffset(b.Min.X, y):]
+			d := g.Pix[g.PixOffset(b.Min.X, y):]
+			for x := 0; x < b.Dx(); x++ {
+				d[x] = luma(s[4*x], s[4*x+1], s[4*x+2])
+			}
+		}
+	default:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				g.Pix[g.PixOffset(x, y)] = color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y
+			}
+		}
+	}
+	return g
+}
+
+func luma(r, g, b uint8) uint8 {
+	return uint8((19595*uint32(r) + 38470*uint32(g) + 7471*uint32(b) + 1<<15) >> 16)
+}

@@ -1,0 +1,93 @@
+package vision
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Label is one row of a labels.csv file: an image and its true answer.
+type Label struct {
+	File string // path relative to the labels file's folder
+	Want Result // the true answer (Confidence 1)
+	Line int    // line number in the file
+}
+
+// LabelError is a problem at one line of a labels file.
+type LabelError struct {
+	Line int
+	Msg  string
+}
+
+func (e *LabelError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// ReadLabels parses a labels.csv file: a header "file,label" then one
+// "file,label" row a line. Extra columns are ignored; blank lines and lines
+// starting with # are skipped. It returns every row it could parse and, if
+// any line is wrong, an error listing all the bad lines.
+func ReadLabels(r io.Reader) ([]Label, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var out []Label
+	var errs []error
+	line := 0
+	header := false
+	for sc.Scan() {
+		line++
+		s := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(s) == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		fields := strings.Split(s, ",")
+		if !header {
+			header = true
+			if len(fields) >= 2 && strings.TrimSpace(fields[0]) == "file" && strings.TrimSpace(fields[1]) == "label" {
+				continue
+			}
+		}
+		if len(fields) < 2 {
+			errs = append(errs, &LabelError{line, fmt.Sprintf("want file,label, got %q", s)})
+			continue
+		}
+		file := strings.TrimSpace(fields[0])
+		if file == "" {
+			errs = append(errs, &LabelError{line, "empty file name"})
+			continue
+		}
+		want, err := ParseLabel(strings.TrimSpace(fields[1]))
+		if err != nil {
+			errs = append(errs, &LabelError{line, err.Error()})
+			continue
+		}
+		out = append(out, Label{File: file, Want: want, Line: line})
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("line %d: %w", line+1, err))
+	}
+	if len(errs) > 0 {
+		return out, fmt.Errorf("labels: %w", joinErrs(errs))
+	}
+	return out, nil
+}
+
+type errList []error
+
+func (l errList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if i == 10 {
+			fmt.Fprintf(&b, "and %d more", len(l)-10)
+			break
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+func (l errList) Unwrap() []error { return l }
+
+func joinErrs(errs []error) error { return errList(errs) }

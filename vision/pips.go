@@ -1,0 +1,446 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+)
+
+// pip is one pip candidate, in full-resolution coordinates relative to the
+// image's Rect.Min.
+type pip struct {
+	x, y  float64 // centre
+	a, b  float64 // semi-axes of the pip's ellipse, a ≥ b
+	ux    float64 // unit vector of the major axis (ux, uy)
+	uy    float64
+	dark  bool    // a dark pip on a lighter face
+	in    float64 // mean grey inside the pip
+	ring  float64 // mean grey of the face around it
+	level int     // pyramid level it was found at
+}
+
+// d returns the pip's diameter, unforeshortened.
+func (p *pip) d() float64 { return 2 * p.a }
+
+// contrast returns |ring - in|.
+func (p *pip) contrast() float64 { return math.Abs(p.ring - p.in) }
+
+// plane is one level of the image pyramid.
+type plane struct {
+	pix    []uint8
+	w, h   int
+	stride int
+}
+
+func (p plane) at(x, y int) uint8 { return p.pix[y*p.stride+x] }
+
+// scratch holds the buffers reused between reads.
+type scratch struct {
+	levels [4][]uint8
+	integ  []uint32
+	mask   []uint8
+	stack  []int32
+	blob   []int32
+	cores  []int32
+	pips   []pip
+	byLvl  []pip
+}
+
+const (
+	boxR       = 10   // half-side of the local-mean window, in level pixels
+	minPipD    = 3.0  // smallest pip diameter at level 0
+	maxPipD    = 13.0 // largest pip diameter at any level
+	minPipDUp  = 5.0
+	maxLevels  = 4
+	minLevelWH = 24
+)
+
+// detectPips finds pip candidates in g, at up to four pyramid levels so
+// that pips from 3 to about 150 px wide are found with one local window.
+// minD and maxD (full-resolution diameters, 0 for no limit) restrict the
+// levels searched.
+func (s *scratch) detectPips(g *image.Gray, minD, maxD, minRatio float64) []pip {
+	s.pips = s.pips[:0]
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	if w <= 0 || h <= 0 {
+		return s.pips
+	}
+	pl := plane{pix: g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y):], w: w, h: h, stride: g.Stride}
+	for lvl := 0; lvl < maxLevels; lvl++ {
+		if pl.w < minLevelWH || pl.h < minLevelWH {
+			break
+		}
+		f := float64(int(1) << lvl)
+		lo, hi := minPipDUp*f, maxPipD*f
+		if lvl == 0 {
+			lo = minPipD
+		}
+		if (maxD <= 0 || lo <= maxD) && hi >= minD {
+			s.scanLevel(pl, lvl)
+		}
+		if maxD > 0 && hi >= maxD {
+			break
+		}
+		if lvl+1 < maxLevels {
+			pl = s.downsample(pl, lvl+1)
+		}
+	}
+	s.dedupe()
+	out := s.pips[:0]
+	for _, p := range s.pips {
+		if p.b >= minRatio*p.a {
+			out = append(out, p)
+		}
+	}
+	s.pips = out
+	return s.pips
+}
+
+// downsample halves pl into the buffer of level lvl.
+func (s *scratch) downsample(pl plane, lvl int) plane {
+	w, h := pl.w/2, pl.h/2
+	if cap(s.levels[lvl]) < w*h {
+		s.levels[lvl] = make([]uint8, w*h)
+	}
+	buf := s.levels[lvl][:w*h]
+	for y := 0; y < h; y++ {
+		r0 := pl.pix[2*y*pl.stride:]
+		r1 := pl.pix[(2*y+1)*pl.stride:]
+		d := buf[y*w : y*w+w]
+		for x := range d {
+			d[x] = uint8((uint32(r0[2*x]) + uint32(r0[2*x+1]) + uint32(r1[2*x]) + uint32(r1[2*x+1]) + 2) >> 2)
+		}
+	}
+	return plane{pix: buf, w: w, h: h, stride: w}
+}
+
+// scanLevel thresholds pl against its local mean, labels the connected
+// blobs and keeps those shaped like pips.
+func (s *scratch) scanLevel(pl plane, lvl int) {
+	w, h := pl.w, pl.h
+	iw := w + 1
+	if cap(s.integ) < iw*(h+1) {
+		s.integ = make([]uint32, iw*(h+1))
+	}
+	in := s.integ[:iw*(h+1)]
+	for x := 0; x < iw; x++ {
+		in[x] = 0
+	}
+	for y := 0; y < h; y++ {
+		row := pl.pix[y*pl.stride : y*pl.stride+w]
+		prev := in[y*iw : y*iw+iw]
+		cur := in[(y+1)*iw : (y+1)*iw+iw]
+		cur[0] = 0
+		var run uint32
+		for x, v := range row {
+			run += uint32(v)
+			cur[x+1] = prev[x+1] + run
+		}
+	}
+	if cap(s.mask) < w*h {
+		s.mask = make([]uint8, w*h)
+	}
+	mask := s.mask[:w*h]
+	for y := 0; y < h; y++ {
+		y0, y1 := y-boxR, y+boxR+1
+		if y0 < 0 {
+			y0 = 0
+		}
+		if y1 > h {
+			y1 = h
+		}
+		top := in[y0*iw : y0*iw+iw]
+		bot := in[y1*iw : y1*iw+iw]
+		row := pl.pix[y*pl.stride : y*pl.stride+w]
+		mrow := mask[y*w : y*w+w]
+		dy := int32(y1 - y0)
+		for x, v := range row {
+			x0, x1 := x-boxR, x+boxR+1
+			if x0 < 0 {
+				x0 = 0
+			}
+			if x1 > w {
+				x1 = w
+			}
+			sum := int32(bot[x1] - bot[x0] - top[x1] + top[x0])
+			cnt := dy * int32(x1-x0)
+			vc := int32(v) * cnt
+			// dark: mean - v > 10 + 0.15 mean; light: v - mean > 10 + 0.15 (255 - mean).
+			m := uint8(0)
+			if (sum-vc)*100 > 1000*cnt+15*sum {
+				m = 1
+			} else if (vc-sum)*100 > 1000*cnt+15*(255*cnt-sum) {
+				m = 2
+			}
+			mrow[x] = m
+		}
+	}
+	s.label(pl, mask, lvl)
+}
+
+// label floods each blob of mask, measures it and keeps the pip-like ones.
+// A blob too big or too odd to be a pip (two pips that touch, say) is
+// thresholded again at its own mean and its darker (or lighter) cores are
+// tried as pips.
+func (s *scratch) label(pl plane, mask []uint8, lvl int) {
+	for start := range mask {
+		cls := mask[start]
+		if cls == 0 || cls > 2 {
+			continue
+		}
+		border := s.flood(mask, pl.w, pl.h, start, cls)
+		if border || len(s.blob) < 4 {
+			continue
+		}
+		if s.consider(pl, lvl, cls == 1, false) {
+			continue
+		}
+		// split: mark the blob's cores and flood them
+		n := len(s.blob)
+		if n > 4*s.maxArea(lvl) {
+			continue
+		}
+		var sum int
+		for _, i := range s.blob {
+			sum += int(pl.pix[(int(i)/pl.w)*pl.stride+int(i)%pl.w])
+		}
+		thr := sum / n
+		s.cores = append(s.cores[:0], s.blob...)
+		for _, i := range s.cores {
+			v := int(pl.pix[(int(i)/pl.w)*pl.stride+int(i)%pl.w])
+			if (cls == 1 && v < thr) || (cls == 2 && v > thr) {
+				mask[i] = cls + 4
+			}
+		}
+		for _, i := range s.cores {
+			if mask[i] != cls+4 {
+				continue
+			}
+			s.flood(mask, pl.w, pl.h, int(i), cls+4)
+			if len(s.blob) >= 4 {
+				s.consider(pl, lvl, cls == 1, true)
+			}
+		}
+	}
+}
+
+func (s *scratch) maxArea(lvl int) int { return maxArea }
+
+const maxArea = 214
+
+// flood collects the 4-connected blob of class cls at start into s.blob,
+// clearing it from mask, and reports whether it touches the border.
+func (s *scratch) flood(mask []uint8, w, h, start int, cls uint8) bool {
+	mask[start] = 0
+	st := append(s.stack[:0], int32(start))
+	s.blob = s.blob[:0]
+	border := false
+	for len(st) > 0 {
+		i := int(st[len(st)-1])
+		st = st[:len(st)-1]
+		s.blob = append(s.blob, int32(i))
+		x, y := i%w, i/w
+		if x == 0 || y == 0 || x == w-1 || y == h-1 {
+			border = true
+		}
+		if x > 0 && mask[i-1] == cls {
+			mask[i-1] = 0
+			st = append(st, int32(i-1))
+		}
+		if x < w-1 && mask[i+1] == cls {
+			mask[i+1] = 0
+			st = append(st, int32(i+1))
+		}
+		if y > 0 && mask[i-w] == cls {
+			mask[i-w] = 0
+			st = append(st, int32(i-w))
+		}
+		if y < h-1 && mask[i+w] == cls {
+			mask[i+w] = 0
+			st = append(st, int32(i+w))
+		}
+	}
+	s.stack = st
+	return border
+}
+
+// consider measures the blob in s.blob and keeps it if it looks like a
+// pip. A core (from a split blob) is measured the same way.
+func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
+	n := len(s.blob)
+	if n > s.maxArea(lvl) {
+		return false
+	}
+	f := float64(int(1) << lvl)
+	loD, hiD := minPipDUp, maxPipD
+	if lvl == 0 {
+		loD = minPipD
+	}
+	if core {
+		loD *= 0.8
+	}
+	var sx, sy, sxx, syy, sxy, sv int
+	w := pl.w
+	for _, i := range s.blob {
+		x, y := int(i)%w, int(i)/w
+		sx += x
+		sy += y
+		sxx += x * x
+		syy += y * y
+		sxy += x * y
+		sv += int(pl.pix[y*pl.stride+x])
+	}
+	fn := float64(n)
+	d := 2 * math.Sqrt(fn/math.Pi)
+	if d < loD || d > hiD {
+		return false
+	}
+	mx, my := float64(sx)/fn, float64(sy)/fn
+	cxx := float64(sxx)/fn - mx*mx + 1.0/12
+	cyy := float64(syy)/fn - my*my + 1.0/12
+	cxy := float64(sxy)/fn - mx*my
+	tr, det := cxx+cyy, cxx*cyy-cxy*cxy
+	disc := math.Sqrt(math.Max(tr*tr/4-det, 0))
+	l1, l2 := tr/2+disc, tr/2-disc
+	if l2 <= 0 {
+		return false
+	}
+	A, B := 2*math.Sqrt(l1), 2*math.Sqrt(l2)
+	fill := fn / (math.Pi * A * B)
+	if debugPips {
+		fmt.Printf("lvl %d blob n %d at %.0f,%.0f d %.1f fill %.2f ratio %.2f core %v\n", lvl, n, mx, my, d, fill, B/A, core)
+	}
+	if fill < 0.8 || fill > 1.2 || B/A < 0.4 {
+		return false
+	}
+	ux, uy := 1.0, 0.0
+	if math.Abs(cxy) > 1e-9 || cyy > cxx {
+		ux, uy = cxy, l1-cxx
+		if math.Abs(cxy) <= 1e-9 {
+			ux, uy = 0, 1
+		}
+		n := math.Hypot(ux, uy)
+		ux, uy = ux/n, uy/n
+	}
+	inMean := float64(sv) / fn
+	ring, ok := ringCheck(pl, mx, my, A, B, ux, uy, inMean, dark)
+	if debugPips {
+		fmt.Printf("   ring %v %.0f in %.0f\n", ok, ring, inMean)
+	}
+	if !ok {
+		return false
+	}
+	if core {
+		// a core is smaller than its pip: give it the pip's size back
+		// roughly, so it matches the pips that were not split
+		A *= 1.15
+		B *= 1.15
+	}
+	s.pips = append(s.pips, pip{
+		x: (mx+0.5)*f - 0.5, y: (my+0.5)*f - 0.5,
+		a: A * f, b: B * f, ux: ux, uy: uy,
+		dark: dark, in: inMean, ring: ring, level: lvl,
+	})
+	return true
+}
+
+// ringCheck samples a ring around a blob and reports its mean, and whether
+// the blob stands out from an even face all around it.
+func ringCheck(pl plane, mx, my, A, B, ux, uy, in float64, dark bool) (float64, bool) {
+	const n = 16
+	var vals [n]float64
+	sum := 0.0
+	for k := 0; k < n; k++ {
+		c, s := cosSin16[k][0], cosSin16[k][1]
+		px := mx + (1.2*A+1)*c*ux - (1.2*B+1)*s*uy
+		py := my + (1.2*A+1)*c*uy + (1.2*B+1)*s*ux
+		ix, iy := int(px+0.5), int(py+0.5)
+		if ix < 0 || iy < 0 || ix >= pl.w || iy >= pl.h {
+			return 0, false
+		}
+		v := float64(pl.at(ix, iy))
+		vals[k] = v
+		sum += v
+	}
+	// the face around the pip: the brighter (for a dark pip) three quarters
+	// of the samples; neighbouring pips may cover the rest.
+	sort.Float64s(vals[:])
+	lo, hi := 0, n*3/4
+	if !dark {
+		lo, hi = n/4, n
+	}
+	sum = 0
+	for _, v := range vals[lo:hi] {
+		sum += v
+	}
+	ring := sum / float64(hi-lo)
+	lo, hi = 0, 0
+	_ = sum
+	con := ring - in
+	if !dark {
+		con = -con
+	}
+	if con < 20 {
+		return ring, false
+	}
+	bad := 0
+	for _, v := range vals {
+		c := v - in
+		if !dark {
+			c = -c
+		}
+		if c < 0.45*con {
+			bad++
+		}
+	}
+	return ring, bad <= 5
+}
+
+var cosSin16 = func() (t [16][2]float64) {
+	for k := range t {
+		a := 2 * math.Pi * float64(k) / 16
+		t[k] = [2]float64{math.Cos(a), math.Sin(a)}
+	}
+	return t
+}()
+
+// dedupe drops the weaker of two candidates found at the same place on
+// neighbouring levels.
+func (s *scratch) dedupe() {
+	p := s.pips
+	s.byLvl = append(s.byLvl[:0], p...)
+	q := s.byLvl
+	out := p[:0]
+	for i := range q {
+		keep := true
+		for j := range q {
+			if i == j {
+				continue
+			}
+			if q[i].dark != q[j].dark {
+				// a blob holding pips of the other polarity is a die, not a pip
+				dx, dy := q[i].x-q[j].x, q[i].y-q[j].y
+				if q[j].a < 0.6*q[i].a && dx*dx+dy*dy < q[i].a*q[i].a {
+					keep = false
+					break
+				}
+				continue
+			}
+			dx, dy := q[i].x-q[j].x, q[i].y-q[j].y
+			r := math.Max(q[i].a, q[j].a)
+			if dx*dx+dy*dy < r*r {
+				if q[j].level < q[i].level || (q[j].level == q[i].level && (q[j].contrast() > q[i].contrast() || j < i)) {
+					keep = false
+					break
+				}
+			}
+		}
+		if keep {
+			out = append(out, q[i])
+		}
+	}
+	s.pips = out
+}
+
+var debugPips = false

@@ -1,0 +1,402 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+)
+
+// Opts configures a [Reader]. The zero value is not useful; start from
+// [DefaultOpts].
+type Opts struct {
+	// MaxTilt is the largest tilt from flat, in degrees, of a face that
+	// is read as the top of a flat die. A die whose best face is tilted
+	// more is on an edge or leaning: the answer is Edge. The tray camera
+	// looks straight down, so a flat die's top face shows no tilt; 30° is
+	// the default. For a camera that looks at the dice obliquely (as in
+	// photos taken from the side) raise it, see [ObliqueOpts].
+	MaxTilt float64
+	// Oblique says the camera is not straight above: the side faces of a
+	// flat die are visible too, and the top face is the least tilted.
+	Oblique bool
+	// DieSize is the expected width of the die in pixels (from the
+	// calibration); 0 means unknown: any size from about 20 px is looked
+	// for. When set, only pips of a matching size are searched, which is
+	// faster and rejects clutter.
+	DieSize float64
+	// Tray is the region of the image that holds the tray; the empty
+	// rectangle means the whole image.
+	Tray image.Rectangle
+	// MinConfidence is the confidence under which a value is answered as
+	// Unsure instead.
+	MinConfidence float64
+}
+
+// DefaultOpts are the options for the tray camera: straight down, size
+// unknown, the whole frame.
+var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
+
+// ObliqueOpts returns o set for a camera that sees the dice from the side
+// (up to about 50° from vertical): side faces are visible and the top face
+// is foreshortened. Dice on an edge cannot be told from flat ones then.
+func ObliqueOpts(o Opts) Opts {
+	o.Oblique = true
+	o.MaxTilt = 62
+	return o
+}
+
+// Reader reads the die in single images. It keeps scratch buffers between
+// calls: use one Reader per goroutine.
+type Reader struct {
+	opts Opts
+	s    scratch
+	g    *image.Gray
+	off  int
+}
+
+// NewReader returns a Reader with the given options (nil means
+// [DefaultOpts]).
+func NewReader(opts *Opts) *Reader {
+	o := DefaultOpts
+	if opts != nil {
+		o = *opts
+	}
+	return &Reader{opts: o}
+}
+
+// Opts returns the reader's options.
+func (rd *Reader) Opts() Opts { return rd.opts }
+
+// ReadImage converts img to grey once (see [Gray]) and reads it.
+func (rd *Reader) ReadImage(img image.Image) Result { return rd.Read(Gray(img)) }
+
+// dieGroup is the faces thought to belong to one die.
+type dieGroup struct {
+	faces []int // indices into faces
+	c     vec
+	r     float64
+}
+
+// Read reads the die in g (within Opts.Tray when set).
+func (rd *Reader) Read(g *image.Gray) Result {
+	if !rd.opts.Tray.Empty() {
+		if sub, ok := g.SubImage(rd.opts.Tray).(*image.Gray); ok && !sub.Rect.Empty() {
+			g = sub
+		}
+	}
+	rd.g = g
+	rd.off = g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y)
+	minD, maxD := 0.0, 0.0
+	if ds := rd.opts.DieSize; ds > 0 {
+		minD, maxD = 0.08*ds, 0.35*ds
+	}
+	minRatio := 0.55 // a face tilted more than 57° cannot be the top of a flat die
+	if rd.opts.Oblique {
+		minRatio = 0.4
+	}
+	ps := rd.s.detectPips(g, minD, maxD, minRatio)
+	if len(ps) == 0 {
+		return Result{Answer: None, Confidence: 0.9}
+	}
+	faces := rd.findFaces()
+	res := rd.decide(faces)
+	if !res.Box.Empty() {
+		res.Box = res.Box.Add(g.Rect.Min).Intersect(g.Rect)
+	}
+	return res
+}
+
+// findFaces groups compatible pips into faces and checks each.
+func (rd *Reader) findFaces() []face {
+	ps := rd.s.pips
+	n := len(ps)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	strict := rd.opts.Oblique
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if compatible(&ps[i], &ps[j], strict) {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	groups := map[int][]int{}
+	for i := 0; i < n; i++ {
+		r := find(i)
+		groups[r] = append(groups[r], i)
+	}
+	keys := make([]int, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	var faces []face
+	for _, k := range keys {
+		idx := groups[k]
+		f := rd.checkFace(idx)
+		if f.n > 6 || !f.ok {
+			f.ok = false
+			// a rough centre and size for grouping
+			var c vec
+			var d float64
+			for _, i := range idx {
+				c = c.add(ps[i].pos())
+				d += ps[i].d()
+			}
+			f.c = c.mul(1 / float64(len(idx)))
+			f.d = d / float64(len(idx))
+			var rr float64
+			for _, i := range idx {
+				rr = maxf(rr, dist(ps[i].pos(), f.c)+ps[i].a)
+			}
+			f.r = maxf(rr, 2*f.d)
+			f.ratio = 0
+			for _, i := range idx {
+				f.ratio += ps[i].b / ps[i].a
+			}
+			f.ratio /= float64(len(idx))
+			f.dark = ps[idx[0]].dark
+		}
+		if f.ok && !f.partial {
+			w, h := float64(rd.g.Rect.Dx()), float64(rd.g.Rect.Dy())
+			m := 0.1 * f.r
+			if f.c.x-f.r < -m || f.c.y-f.r < -m || f.c.x+f.r > w+m || f.c.y+f.r > h+m {
+				f.partial = true
+			}
+		}
+		faces = append(faces, f)
+	}
+	return faces
+}
+
+// compatible reports whether two pips may be on the same face.
+func compatible(p, q *pip, strict bool) bool {
+	if p.dark != q.dark {
+		return false
+	}
+	ra := p.a / q.a
+	if ra < 1 {
+		ra = 1 / ra
+	}
+	if ra > 1.6 {
+		return false
+	}
+	dx, dy := p.x-q.x, p.y-q.y
+	lim := 3.4 * (p.a + q.a)
+	if dx*dx+dy*dy > lim*lim {
+		return false
+	}
+	if strict {
+		rp, rq := p.b/p.a, q.b/q.a
+		if absf(rp-rq) > 0.2 {
+			return false
+		}
+		if rp < 0.85 && rq < 0.85 && absf(p.ux*q.ux+p.uy*q.uy) < 0.9 {
+			return false
+		}
+	}
+	return true
+}
+
+// decide turns the faces into one answer.
+func (rd *Reader) decide(faces []face) Result {
+	if len(faces) == 0 {
+		return Result{Answer: None, Confidence: 0.9}
+	}
+	// group faces into dice: faces closer than about a die apart
+	n := len(faces)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			rs := faces[i].d / faces[j].d
+			if rs > 0.5 && rs < 2 && dist(faces[i].c, faces[j].c) < 1.15*(faces[i].r+faces[j].r) {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	type die struct {
+		faces   []int
+		pips    int
+		valid   int
+		partial bool
+	}
+	dice := map[int]*die{}
+	var order []int
+	for i := range faces {
+		r := find(i)
+		d := dice[r]
+		if d == nil {
+			d = &die{}
+			dice[r] = d
+			order = append(order, r)
+		}
+		d.faces = append(d.faces, i)
+		d.pips += len(faces[i].idx)
+		if faces[i].ok && !faces[i].partial {
+			d.valid++
+		}
+		if faces[i].partial {
+			d.partial = true
+		}
+	}
+	// dice worth counting: a valid face, or several pips not cut by the
+	// border; a second die must look like the first (pip size and
+	// contrast), so that clutter is not taken for a die.
+	var real []*die
+	var main *die
+	mainScore := -1.0
+	for _, r := range order {
+		d := dice[r]
+		for _, i := range d.faces {
+			f := &faces[i]
+			if sc := dieScore(f); sc > mainScore {
+				mainScore, main = sc, d
+			}
+		}
+	}
+	mf := bestFace(faces, main.faces)
+	for _, r := range order {
+		d := dice[r]
+		if d == main {
+			real = append(real, d)
+			continue
+		}
+		if d.valid == 0 && (d.pips < 2 || d.partial) {
+			continue
+		}
+		f := bestFace(faces, d.faces)
+		rs := f.d / mf.d
+		if f.n == 1 || mf.n == 1 {
+			if rs < 0.55 || rs > 1.9 {
+				continue
+			}
+		} else if rs < 0.65 || rs > 1.55 {
+			continue
+		}
+		if f.dark != mf.dark || f.con < 0.5*mf.con {
+			continue
+		}
+		real = append(real, d)
+	}
+	if len(real) == 0 {
+		return Result{Answer: Unsure, Confidence: 0.5}
+	}
+	if len(real) > 1 {
+		var box image.Rectangle
+		for _, d := range real {
+			for _, i := range d.faces {
+				box = box.Union(faceBox(&faces[i]))
+			}
+		}
+		return Result{Answer: Multi, Confidence: 0.8, Box: box}
+	}
+	d := real[0]
+	box := image.Rectangle{}
+	for _, i := range d.faces {
+		box = box.Union(faceBox(&faces[i]))
+	}
+	// the top face: the least tilted valid face
+	best := -1
+	for _, i := range d.faces {
+		f := &faces[i]
+		if !f.ok || f.partial {
+			continue
+		}
+		if best < 0 || f.tilt < faces[best].tilt {
+			best = i
+		}
+	}
+	// the flattest pips of the die, valid or not
+	if best < 0 {
+		minRatio := 1.0
+		for _, i := range d.faces {
+			minRatio = minf(minRatio, faces[i].ratio)
+		}
+		maxRatio := 0.0
+		for _, i := range d.faces {
+			maxRatio = maxf(maxRatio, faces[i].ratio)
+		}
+		if !rd.opts.Oblique && acosDeg(maxRatio/0.97) > rd.opts.MaxTilt+5 {
+			return Result{Answer: Edge, Confidence: 0.6, Box: box, Tilt: acosDeg(maxRatio / 0.97)}
+		}
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+	}
+	f := &faces[best]
+	if f.tilt > rd.opts.MaxTilt {
+		return Result{Answer: Edge, Confidence: clamp01(0.5 + (f.tilt-rd.opts.MaxTilt)/30), Box: box, Tilt: f.tilt}
+	}
+	// another face of the same die as flat as this one: which is on top?
+	for _, i := range d.faces {
+		if i == best {
+			continue
+		}
+		o := &faces[i]
+		if rs := o.d / f.d; rs < 0.6 || rs > 1.65 {
+			continue
+		}
+		if rd.opts.Oblique {
+			if o.ratio > f.ratio-0.08 && len(o.idx) >= 1 && o.d > 0.8*f.d {
+				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+			}
+		} else if o.ratio > 0.8 {
+			// two round faces on one die cannot both be on top
+			return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+		}
+	}
+	conf := 1.0
+	conf -= 1.2 * f.blank
+	conf -= 1.5 * f.resid
+	conf -= clamp01((40 - f.con) / 40)
+	if f.tilt > 0.6*rd.opts.MaxTilt {
+		conf -= 0.3 * (f.tilt - 0.6*rd.opts.MaxTilt) / (0.4 * rd.opts.MaxTilt)
+	}
+	conf = clamp01(conf)
+	if conf < rd.opts.MinConfidence {
+		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
+	}
+	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
+}
+
+func faceBox(f *face) image.Rectangle {
+	r := f.r
+	return image.Rect(int(math.Floor(f.c.x-r)), int(math.Floor(f.c.y-r)), int(math.Ceil(f.c.x+r)), int(math.Ceil(f.c.y+r)))
+}
+
+// dieScore ranks faces for picking the main die: valid whole faces first,
+// then by pip count and contrast.
+func dieScore(f *face) float64 {
+	sc := float64(len(f.idx)) + f.con/100
+	if f.ok && !f.partial {
+		sc += 100
+	}
+	return sc
+}
+
+func bestFace(faces []face, idx []int) *face {
+	var best *face
+	for _, i := range idx {
+		if best == nil || dieScore(&faces[i]) > dieScore(best) {
+			best = &faces[i]
+		}
+	}
+	return best
+}
