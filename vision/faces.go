@@ -118,6 +118,13 @@ func (rd *Reader) checkFace(idx []int) face {
 	case 1:
 		f.q = 1.25 * f.d
 		f.r = 2.1 * f.d
+		// a one is alone on its face: nothing pip-like around it
+		for _, k := range []float64{1.0, 1.3, 1.6} {
+			for j := 0; j < 16; j++ {
+				cs := cosSin16[j]
+				blanks = append(blanks, c.add(fr.proj(vec{cs[0], cs[1]}.mul(k*f.d))))
+			}
+		}
 	case 2:
 		v := pos(1).sub(pos(0))
 		f.q = v.len() / 2 / math.Sqrt2 // unforeshortened if along the major axis; refined below

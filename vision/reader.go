@@ -191,6 +191,10 @@ func compatible(p, q *pip, strict bool) bool {
 	if ra > 1.6 {
 		return false
 	}
+	rc := p.contrast() / q.contrast()
+	if rc < 0.5 || rc > 2 {
+		return false
+	}
 	dx, dy := p.x-q.x, p.y-q.y
 	lim := 3.4 * (p.a + q.a)
 	if dx*dx+dy*dy > lim*lim {
@@ -314,15 +318,27 @@ func (rd *Reader) decide(faces []face) Result {
 	for _, i := range d.faces {
 		box = box.Union(faceBox(&faces[i]))
 	}
-	// the top face: the least tilted valid face
+	// the top face: the best whole face; with an oblique camera, the least
+	// tilted whole face of the same polarity
 	best := -1
 	for _, i := range d.faces {
 		f := &faces[i]
 		if !f.ok || f.partial {
 			continue
 		}
-		if best < 0 || f.tilt < faces[best].tilt {
+		if best < 0 || dieScore(f) > dieScore(&faces[best]) {
 			best = i
+		}
+	}
+	if best >= 0 && rd.opts.Oblique {
+		for _, i := range d.faces {
+			f := &faces[i]
+			if !f.ok || f.partial || f.dark != faces[best].dark {
+				continue
+			}
+			if f.tilt < faces[best].tilt {
+				best = i
+			}
 		}
 	}
 	// the flattest pips of the die, valid or not
@@ -350,6 +366,9 @@ func (rd *Reader) decide(faces []face) Result {
 			continue
 		}
 		o := &faces[i]
+		if o.dark != f.dark {
+			continue // highlights on the face, or the face itself
+		}
 		if rs := o.d / f.d; rs < 0.6 || rs > 1.65 {
 			continue
 		}
