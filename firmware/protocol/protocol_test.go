@@ -1,0 +1,99 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+func TestCRC16_CheckValue(t *testing.T) {
+	if got := CRC16([]byte("123456789")); got != 0x29B1 {
+		t.Errorf("CRC16 check = %#04x, want 0x29b1", got)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	good := AppendPoll(nil, 5, 7, 300)
+	badCRC := bytes.Clone(good)
+	badCRC[len(badCRC)-1] ^= 0xFF
+	badKind := appendCRC([]byte{Start, 5, 9, 7, 0})
+	tests := []struct {
+		name  string
+		in    []byte
+		err   error
+		n     int
+		frame Frame
+	}{
+		{"Poll", good, nil, len(good), Frame{Addr: 5, Kind: KindPoll, Tag: 7, Payload: []byte{1, 44}}},
+		{"GarbageBefore", append([]byte{0, 1, 2}, good...), nil, 3 + len(good), Frame{Addr: 5, Kind: KindPoll, Tag: 7, Payload: []byte{1, 44}}},
+		{"Short", good[:6], ErrShort, 0, Frame{}},
+		{"NoStart", []byte{1, 2, 3}, ErrNoStart, 3, Frame{}},
+		{"BadCRC", badCRC, ErrCRC, 1, Frame{}},
+		{"BadLength", []byte{Start, 1, 1, 0, 250}, ErrLength, 1, Frame{}},
+		{"UnknownKind", badKind, ErrKind, 1, Frame{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, n, err := Decode(tc.in)
+			if !errors.Is(err, tc.err) || n != tc.n {
+				t.Fatalf("Decode = n %d, err %v; want n %d, err %v", n, err, tc.n, tc.err)
+			}
+			if err == nil && (f.Addr != tc.frame.Addr || f.Kind != tc.frame.Kind || f.Tag != tc.frame.Tag || !bytes.Equal(f.Payload, tc.frame.Payload)) {
+				t.Errorf("frame %+v, want %+v", f, tc.frame)
+			}
+		})
+	}
+}
+
+// appendCRC appends the CRC of a frame's start…payload in b.
+func appendCRC(b []byte) []byte {
+	crc := CRC16(b[1:])
+	return append(b, byte(crc>>8), byte(crc))
+}
+
+func TestChangesRoundTrip(t *testing.T) {
+	recs := []Change{{Num: 10, Channel: 3, Reading: MakeColoured(2, 1, 3)}, {Num: 11, Channel: 60, Reading: 0}}
+	f, _, err := Decode(AppendChanges(nil, 9, 1, 500, 11, recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseChanges(f)
+	if err != nil || c.Boot != 500 || c.Seq != 11 || c.Len() != 2 || c.At(0) != recs[0] || c.At(1) != recs[1] {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if r := c.At(0).Reading; r.Count() != 2 || !r.Coloured() || r.Colour(0) != 1 || r.Colour(1) != 3 {
+		t.Errorf("reading %08b", r)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(AppendPoll(nil, 5, 7, 300))
+	f.Add(AppendSnapshot(nil, 2, 3, 4, 5, []Reading{1, 2, 3}))
+	f.Add(AppendChanges(nil, 9, 1, 500, 11, []Change{{Num: 10, Channel: 3, Reading: 1}}))
+	f.Add([]byte{Start, 1, 1, 0, 250})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fr, n, err := Decode(b)
+		if n < 0 || n > len(b) {
+			t.Fatalf("consumed %d of %d bytes", n, len(b))
+		}
+		if err != nil {
+			return
+		}
+		again, aerr := Append(nil, fr)
+		if aerr != nil || !bytes.Equal(again, b[n-len(again):n]) {
+			t.Fatalf("re-encoding differs: % x vs % x", again, b[:n])
+		}
+		switch fr.Kind {
+		case KindChanges:
+			if c, err := ParseChanges(fr); err == nil {
+				for i := 0; i < c.Len(); i++ {
+					_ = c.At(i)
+				}
+			}
+		case KindSnapshot:
+			_, _ = ParseSnapshot(fr, make([]Reading, 0, MaxChannels))
+		case KindPoll:
+			_, _ = PollWant(fr)
+		}
+	})
+}
