@@ -331,13 +331,29 @@ func (rd *Reader) decide(faces []face) Result {
 		}
 	}
 	if best >= 0 && rd.opts.Oblique {
+		// seen from the side of an upright photo, the top face is the
+		// highest face of the die; if something pip-like of the same kind
+		// is above it, the top face was not found
 		for _, i := range d.faces {
 			f := &faces[i]
 			if !f.ok || f.partial || f.dark != faces[best].dark {
 				continue
 			}
-			if f.tilt < faces[best].tilt {
+			if f.c.y < faces[best].c.y {
 				best = i
+			}
+		}
+		b := &faces[best]
+		for _, i := range d.faces {
+			o := &faces[i]
+			if i == best || o.dark != b.dark {
+				continue
+			}
+			if rs := o.d / b.d; rs < 0.5 || rs > 2 {
+				continue
+			}
+			if o.c.y < b.c.y-0.25*b.r {
+				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 			}
 		}
 	}
@@ -372,11 +388,7 @@ func (rd *Reader) decide(faces []face) Result {
 		if rs := o.d / f.d; rs < 0.6 || rs > 1.65 {
 			continue
 		}
-		if rd.opts.Oblique {
-			if o.ratio > f.ratio-0.08 && len(o.idx) >= 1 && o.d > 0.8*f.d {
-				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
-			}
-		} else if o.ratio > 0.8 {
+		if !rd.opts.Oblique && o.ratio > 0.8 {
 			// two round faces on one die cannot both be on top
 			return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 		}
