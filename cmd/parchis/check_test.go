@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		want   []string
+	}{
+		{"AllFound", []string{"-sim", "-pieces", "5:Y,12:YB,YH:YYYY"}, 0, []string{
+			"found   expander 0x20", "found   expander 0x26", "lit     116 LEDs", "occupied 5:1 12:1 YH:1", "check: all found"}},
+		{"EmptyBoard", []string{"-sim"}, 0, []string{"occupied none"}},
+		{"ExpanderMissing", []string{"-sim", "-missing", "0x25"}, 1, []string{
+			"MISSING expander 0x25", "found   expander 0x24", "check: something is missing"}},
+		{"Help", []string{"--help"}, 0, nil},
+		{"BadFlag", []string{"-bogus"}, 2, nil},
+		{"PiecesNeedSim", []string{"-pieces", "5:Y"}, 2, nil},
+		{"BadPieces", []string{"-sim", "-pieces", "99:Y"}, 2, nil},
+		{"BadLayoutFile", []string{"-sim", "-layout", "/nonexistent/layout.yaml"}, 2, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			st := runCheck(tc.args, nil, &out, &errb)
+			if st != tc.status {
+				t.Fatalf("status %d, want %d\nstdout:\n%s\nstderr:\n%s", st, tc.status, out.String(), errb.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+func TestCheck_HelpHasExample(t *testing.T) {
+	var out, errb bytes.Buffer
+	runCheck([]string{"--help"}, nil, &out, &errb)
+	if !strings.Contains(errb.String(), "parchis check -sim -pieces") {
+		t.Errorf("help lacks an example:\n%s", errb.String())
+	}
+}
