@@ -90,11 +90,7 @@ func (rd *Reader) Read(g *image.Gray) Result {
 	if ds := rd.opts.DieSize; ds > 0 {
 		minD, maxD = 0.08*ds, 0.35*ds
 	}
-	minRatio := 0.55 // a face tilted more than 57° cannot be the top of a flat die
-	if rd.opts.Oblique {
-		minRatio = 0.4
-	}
-	ps := rd.s.detectPips(g, minD, maxD, minRatio)
+	ps := rd.s.detectPips(g, minD, maxD, 0.4)
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
 	}
@@ -122,7 +118,7 @@ func (rd *Reader) findFaces() []face {
 		}
 		return i
 	}
-	strict := rd.opts.Oblique
+	strict := true
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if compatible(&ps[i], &ps[j], strict) {
@@ -196,7 +192,7 @@ func compatible(p, q *pip, strict bool) bool {
 		return false
 	}
 	dx, dy := p.x-q.x, p.y-q.y
-	lim := 3.4 * (p.a + q.a)
+	lim := 4.8 * (p.a + q.a)
 	if dx*dx+dy*dy > lim*lim {
 		return false
 	}
@@ -388,8 +384,15 @@ func (rd *Reader) decide(faces []face) Result {
 		if rs := o.d / f.d; rs < 0.6 || rs > 1.65 {
 			continue
 		}
-		if !rd.opts.Oblique && o.ratio > 0.8 {
-			// two round faces on one die cannot both be on top
+		if rc := o.con / f.con; rc < 0.5 || rc > 2 {
+			continue
+		}
+		if !rd.opts.Oblique {
+			// straight down, a flat die shows one face only: a second one
+			// means the die leans (or two round faces: cannot tell)
+			if o.ratio < 0.85 || f.tilt > 12 {
+				return Result{Answer: Edge, Confidence: 0.6, Box: box, Tilt: maxf(f.tilt, acosDeg(o.ratio))}
+			}
 			return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 		}
 	}
