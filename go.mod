@@ -11,4 +11,10 @@ require (
 	periph.io/x/host/v3 v3.8.5
 )
 
-require github.com/jonboulle/clockwork v0.5.0 // indirect
+require (
+	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/jonboulle/clockwork v0.5.0 // indirect
+	github.com/rs/xid v1.4.0 // indirect
+	golang.org/x/net v0.44.0 // indirect
+	golang.org/x/sync v0.17.0 // indirect
+)
