@@ -384,7 +384,18 @@ func (rd *Reader) decide(faces []face) Result {
 		if rs := o.d / f.d; rs < 0.6 || rs > 1.65 {
 			continue
 		}
-		if rc := o.con / f.con; rc < 0.5 || rc > 2 {
+		rc := o.con / f.con
+		if rc < 0.5 {
+			continue // faint clutter
+		}
+		if rc > 2 && len(o.idx) >= 2 {
+			// the die's clearest pips are not the face being read
+			if !rd.opts.Oblique && o.ratio < 0.85 {
+				return Result{Answer: Edge, Confidence: 0.6, Box: box, Tilt: acosDeg(o.ratio)}
+			}
+			return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+		}
+		if rc > 2 {
 			continue
 		}
 		if !rd.opts.Oblique {
