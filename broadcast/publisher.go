@@ -168,7 +168,8 @@ func checkName(what, s string) error {
 func (p *Publisher) Topic(suffix string) string { return p.prefix + suffix }
 
 // Event queues an event for delivery (QoS 1, in order) and returns once it
-// is on disk. Its number must be greater than the last one queued.
+// is on disk. Its number must be greater than the last one queued, but
+// for a start event (a new game may number its events afresh).
 func (p *Publisher) Event(e referee.Event) error {
 	b, err := json.Marshal(e)
 	if err != nil {
@@ -176,14 +177,21 @@ func (p *Publisher) Event(e referee.Event) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if e.Seq <= p.lastSeq {
-		return fmt.Errorf("publisher: event %d after event %d: numbers must increase", e.Seq, p.lastSeq)
+	if e.Seq == 0 || e.Seq <= p.lastSeq && e.Type != referee.EventStart {
+		return fmt.Errorf("publisher: event %d after event %d: numbers must increase (or start again with a start event)", e.Seq, p.lastSeq)
 	}
 	if err := p.q.Append(b); err != nil {
 		return fmt.Errorf("publisher: event %d: %w", e.Seq, err)
 	}
 	p.lastSeq = e.Seq
 	return nil
+}
+
+// Connected reports whether the publisher is connected to the broker now.
+func (p *Publisher) Connected() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cli != nil
 }
 
 // Pending returns the number of events not yet acknowledged by the broker.
