@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parchis-table/parchis/vision/synth"
+)
+
+func writeDie(t *testing.T, dir, name string, face int) string {
+	t.Helper()
+	s := synth.Scene{W: 160, H: 160, Tray: synth.Trays[0], Seed: uint64(face)}
+	s.Dice = []synth.Die{{Face: face, X: 80, Y: 80, Size: 64, Angle: 0.3, Body: synth.Palettes[0].Body, Pip: synth.Palettes[0].Pip}}
+	p := filepath.Join(dir, name)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, synth.Render(s)); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDiceRead_FilesAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	a := writeDie(t, dir, "a.png", 3)
+	b := writeDie(t, dir, "b.png", 6)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin string
+	}{
+		{"args", []string{"read", a, b}, ""},
+		{"stdin", []string{"read", "-"}, a + "\n" + b + "\n"},
+	} {
+		var out, errb bytes.Buffer
+		code := runDice(tc.args, strings.NewReader(tc.stdin), &out, &errb)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errb.String())
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], a+"\t3 ") || !strings.HasPrefix(lines[1], b+"\t6 ") {
+			t.Errorf("%s: output %q", tc.name, out.String())
+		}
+	}
+}
+
+func TestDiceRead_MissingFile_Exit2(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runDice([]string{"read", "/nonexistent.png"}, nil, &out, &errb); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errb.String(), "nonexistent") {
+		t.Errorf("stderr %q", errb.String())
+	}
+}
+
+func TestDice_BadUsage_Exit2(t *testing.T) {
+	for _, args := range [][]string{nil, {"frobnicate"}, {"read"}, {"eval"}, {"read", "-nope"}} {
+		var out, errb bytes.Buffer
+		if code := runDice(args, strings.NewReader(""), &out, &errb); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := runDice([]string{"--help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "Example") {
+		t.Errorf("--help: exit %d, %q", code, out.String())
+	}
+}
+
+func TestDiceEval_ConfusionAndRates(t *testing.T) {
+	dir := t.TempDir()
+	writeDie(t, dir, "a.png", 2)
+	writeDie(t, dir, "b.png", 5)
+	os.WriteFile(filepath.Join(dir, "labels.csv"), []byte("file,label\na.png,2\nb.png,5\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := runDice([]string{"eval", dir}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"true\\read", "read-rate 100.00% (2)", "wrong-rate 0.00% (0)", "ms/image"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+}
