@@ -169,6 +169,17 @@ func (g *Game) Comment(text string) {
 	g.Actions = append(g.Actions, Action{Kind: ActComment, Note: strings.ReplaceAll(text, "\n", " ")})
 }
 
+// judgeSet starts the comment that records a judge's correction; replay
+// sets the position it names.
+const judgeSet = "judge set "
+
+// SetPosition replaces the position, as a judge's correction does, and
+// records it as a comment that replay understands: "; judge set PPN NOTE".
+func (g *Game) SetPosition(pos Position, note string) {
+	g.Pos, g.pending = pos, -1
+	g.Comment(strings.TrimSpace(judgeSet + pos.String() + " " + note))
+}
+
 // WriteTo writes the game record: the required tags first, then any
 // others, a blank line, and one line per action.
 func (g *Game) WriteTo(w io.Writer) (int64, error) {
@@ -292,7 +303,19 @@ func ReadRecord(r io.Reader) (*Game, error) {
 			continue
 		}
 		if strings.HasPrefix(t, ";") {
-			g.Actions = append(g.Actions, Action{Kind: ActComment, Note: strings.TrimSpace(t[1:])})
+			note := strings.TrimSpace(t[1:])
+			if rest, ok := strings.CutPrefix(note, judgeSet); ok {
+				f := strings.Fields(rest)
+				if len(f) < 6 {
+					return nil, &RecordError{Line: line, Text: t, Err: errors.New("a judge's correction needs a whole PPN")}
+				}
+				pos, err := ParsePPN(strings.Join(f[:6], " "))
+				if err != nil {
+					return nil, &RecordError{Line: line, Text: t, Err: fmt.Errorf("judge's correction: %w", err)}
+				}
+				g.Pos, g.pending, forfeit = pos, -1, 0
+			}
+			g.Actions = append(g.Actions, Action{Kind: ActComment, Note: note})
 			continue
 		}
 		a, err := parseAction(t)
@@ -335,9 +358,9 @@ func (g *Game) replay(a Action, forfeit *int) error {
 	}
 	var out Outcome
 	var err error
-	if a.Throw > 0 && g.Pos.Phase() == Phase(a.Throw) && g.Pos == g.Start {
-		// A game set up in a die phase: its first line states the throw
-		// already made.
+	if a.Throw > 0 && g.Pos.Phase().IsDie() && g.Pos.Phase() == Phase(a.Throw) {
+		// A game set up (or corrected by a judge) in a die phase: the
+		// line states the throw already made.
 		if a.Kind != ActMove {
 			return fmt.Errorf("the throw must be played")
 		}

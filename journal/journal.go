@@ -1,0 +1,267 @@
+// Package journal keeps a table's inputs durably so that a restart — after
+// a power cut or a kill -9 — resumes the exact game. It is an append-only
+// file of framed records, each with its length, a CRC-32C and a SHA-256
+// hash chaining it to the record before, so a torn or corrupt tail is found
+// and cut on open and the whole history can be checked afterwards.
+//
+// Record layout (little-endian):
+//
+//	uint32 length of payload
+//	uint32 CRC-32C (Castagnoli) of payload
+//	payload
+//
+// The hash of record i is SHA-256(hash of record i-1 || payload), starting
+// from 32 zero bytes.
+package journal
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// MaxRecord bounds a record's payload; a larger length in a file is
+// corruption.
+const MaxRecord = 1 << 20
+
+const headerLen = 8
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Hash is a link of the hash chain.
+type Hash [sha256.Size]byte
+
+// String returns the hash in hex.
+func (h Hash) String() string { return hex.EncodeToString(h[:]) }
+
+// Chain returns the hash of a record with payload following prev.
+func Chain(prev Hash, payload []byte) Hash {
+	d := sha256.New()
+	d.Write(prev[:])
+	d.Write(payload)
+	var h Hash
+	d.Sum(h[:0])
+	return h
+}
+
+// Repair describes a damaged tail cut off on open.
+type Repair struct {
+	Offset int64  // where the good records end
+	Cut    int64  // how many bytes were cut
+	Reason string // what was wrong at Offset
+}
+
+// Journal is an open journal file.
+type Journal struct {
+	f       *os.File
+	path    string
+	size    int64
+	head    Hash
+	records int
+}
+
+// Open opens (or creates) the journal at path, reads every intact record,
+// and cuts a torn or corrupt tail, which it reports in repair (nil when the
+// file was whole). The payloads are returned in order.
+func Open(path string) (j *Journal, payloads [][]byte, repair *Repair, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("journal %s: reading: %w", path, err)
+	}
+	j = &Journal{f: f, path: path}
+	off := int64(0)
+	for off < int64(len(data)) {
+		p, n, why := decode(data[off:])
+		if why != "" {
+			repair = &Repair{Offset: off, Cut: int64(len(data)) - off, Reason: why}
+			break
+		}
+		payloads = append(payloads, p)
+		j.head = Chain(j.head, p)
+		j.records++
+		off += int64(n)
+	}
+	if repair != nil {
+		if err := f.Truncate(off); err != nil {
+			f.Close()
+			return nil, nil, nil, fmt.Errorf("journal %s: cutting the damaged tail at %d: %w", path, off, err)
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return nil, nil, nil, fmt.Errorf("journal %s: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	j.size = off
+	return j, payloads, repair, nil
+}
+
+// decode reads one record from b: its payload and length, or why it is
+// not a whole, intact record.
+func decode(b []byte) (payload []byte, n int, why string) {
+	if len(b) < headerLen {
+		return nil, 0, "torn header"
+	}
+	size := binary.LittleEndian.Uint32(b)
+	if size > MaxRecord {
+		return nil, 0, fmt.Sprintf("bad length %d", size)
+	}
+	if len(b) < headerLen+int(size) {
+		return nil, 0, "torn record"
+	}
+	payload = b[headerLen : headerLen+int(size)]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(b[4:]) {
+		return nil, 0, "bad CRC"
+	}
+	return payload, headerLen + int(size), ""
+}
+
+// Encode appends the framed record of payload to dst.
+func Encode(dst, payload []byte) []byte {
+	var h [headerLen]byte
+	binary.LittleEndian.PutUint32(h[:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(payload, castagnoli))
+	return append(append(dst, h[:]...), payload...)
+}
+
+// Append writes a record; with sync it also waits until the record is on
+// stable storage. Records written without sync reach it with the next
+// synced one.
+func (j *Journal) Append(payload []byte, sync bool) error {
+	if len(payload) > MaxRecord {
+		return fmt.Errorf("journal %s: record of %d bytes exceeds %d", j.path, len(payload), MaxRecord)
+	}
+	// One write per record, so a crash tears at most the last one.
+	buf := Encode(make([]byte, 0, headerLen+len(payload)), payload)
+	n, err := j.f.Write(buf)
+	j.size += int64(n)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	j.head = Chain(j.head, payload)
+	j.records++
+	if sync {
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("journal %s: sync: %w", j.path, err)
+		}
+	}
+	return nil
+}
+
+// Sync waits until every record is on stable storage.
+func (j *Journal) Sync() error { return j.f.Sync() }
+
+// Head returns the hash of the last record (zero for an empty journal).
+func (j *Journal) Head() Hash { return j.head }
+
+// Records returns the number of records.
+func (j *Journal) Records() int { return j.records }
+
+// Path returns the journal's file name.
+func (j *Journal) Path() string { return j.path }
+
+// Close syncs and closes the file.
+func (j *Journal) Close() error {
+	err := j.f.Sync()
+	if cerr := j.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Rotate closes the journal, moves it to archive (a file name), and starts
+// a new, empty journal at the same path.
+func (j *Journal) Rotate(archive string) error {
+	if err := j.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(j.path, archive); err != nil {
+		return fmt.Errorf("journal %s: archiving to %s: %w", j.path, archive, err)
+	}
+	if err := syncDir(filepath.Dir(j.path)); err != nil {
+		return err
+	}
+	nj, _, _, err := Open(j.path)
+	if err != nil {
+		return err
+	}
+	*j = *nj
+	return nil
+}
+
+// WriteFileAtomic writes data to path so that a crash leaves either the old
+// file or the new one, never a part: a temporary file, synced, renamed,
+// and the directory synced.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Verify reads a journal file without changing it and returns its head
+// hash and record count, or an error naming the first damaged offset.
+func Verify(r io.Reader) (Hash, int, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Hash{}, 0, err
+	}
+	var h Hash
+	n := 0
+	for off := 0; off < len(data); {
+		p, size, why := decode(data[off:])
+		if why != "" {
+			return h, n, fmt.Errorf("journal damaged at byte %d: %s", off, why)
+		}
+		h = Chain(h, p)
+		n++
+		off += size
+	}
+	return h, n, nil
+}

@@ -1,0 +1,361 @@
+// Package table is the core of the table daemon: one owner of the
+// referee, which journals every input before the referee sees it, and
+// hands each resulting update — events, lights, position — to the sinks
+// (lights, live feed, terminal, metrics), like hooks plugged into a small
+// core. On open it replays the journal, so a restart resumes the exact
+// game.
+package table
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/journal"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/tablescript"
+)
+
+// Update is what one input did: the events it caused and the state after.
+type Update struct {
+	Input    referee.Input
+	Events   []referee.Event
+	Lights   *board.Frame
+	Position engine.Position
+	// Game is the referee's game (nil before the first start); sinks must
+	// not change it.
+	Game *engine.Game
+	// Replayed is set for updates rebuilt from the journal on open: their
+	// events were already handed out before the restart.
+	Replayed bool
+}
+
+// Sink receives every update, in order, from the table's goroutine. It
+// must not keep u or its slices after returning.
+type Sink interface {
+	Update(u *Update) error
+}
+
+// SinkFunc adapts a function to a Sink.
+type SinkFunc func(u *Update) error
+
+// Update calls f.
+func (f SinkFunc) Update(u *Update) error { return f(u) }
+
+// GameEnd is told when a game ends, after its record is saved.
+type GameEnd struct {
+	Record      []byte // the game record (NOTATION.md)
+	Position    engine.Position
+	Players     [engine.NumColours]string
+	JournalHead journal.Hash
+	Seq         uint64
+	Time        time.Time
+	// File is the saved snapshot's path.
+	File string
+}
+
+// Opts configures a table.
+type Opts struct {
+	// Caps tells what the site sensors can know.
+	Caps hw.Caps
+	// Dir holds the journal (table.journal) and the saved games
+	// (games/); empty keeps nothing on disk.
+	Dir string
+	// Sinks receive every update.
+	Sinks []Sink
+	// OnGameEnd, when set, is called with each finished game.
+	OnGameEnd func(GameEnd)
+	Logger    *slog.Logger
+}
+
+// Table owns a referee and its journal.
+type Table struct {
+	opts    Opts
+	run     *tablescript.Runner
+	journal *journal.Journal
+	log     *slog.Logger
+	note    string
+	buf     bytes.Buffer
+	replay  []referee.Event
+}
+
+// JournalName is the journal's file name in Opts.Dir.
+const JournalName = "table.journal"
+
+// Open makes a table and replays its journal, if any, so that the referee
+// is where it was when the journal was last written. A damaged journal
+// tail is cut and logged.
+func Open(opts Opts) (*Table, error) {
+	t := &Table{opts: opts, run: tablescript.NewRunner(opts.Caps), log: opts.Logger}
+	if t.log == nil {
+		t.log = slog.Default()
+	}
+	if opts.Dir == "" {
+		return t, nil
+	}
+	if err := os.MkdirAll(filepath.Join(opts.Dir, "games"), 0o750); err != nil {
+		return nil, fmt.Errorf("table directory: %w", err)
+	}
+	j, payloads, repair, err := journal.Open(filepath.Join(opts.Dir, JournalName))
+	if err != nil {
+		return nil, err
+	}
+	if repair != nil {
+		t.log.Warn("journal tail was damaged and cut", "file", j.Path(), "offset", repair.Offset, "bytes", repair.Cut, "reason", repair.Reason)
+	}
+	t.journal = j
+	for i, p := range payloads {
+		if err := t.replayRecord(p); err != nil {
+			j.Close()
+			return nil, fmt.Errorf("journal %s: record %d: %w", j.Path(), i+1, err)
+		}
+	}
+	if len(payloads) > 0 {
+		t.log.Info("journal replayed", "records", len(payloads), "seq", t.run.Referee.Seq(), "position", t.run.Referee.Position().String())
+	}
+	return t, nil
+}
+
+// replayRecord feeds one journal record back to the referee.
+func (t *Table) replayRecord(p []byte) error {
+	for line := range strings.SplitSeq(string(p), "\n") {
+		if n, ok := strings.CutPrefix(line, "# "); ok {
+			t.note = n
+			continue
+		}
+		st, ok, err := tablescript.ParseLine(line)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		in, ok, err := t.run.Input(st)
+		if err != nil {
+			return err
+		}
+		if st.Verb == tablescript.VerbSeq {
+			// Events past a seq line were rebuilt from a saved game's
+			// final position; they were never handed out.
+			for len(t.replay) > 0 && t.replay[len(t.replay)-1].Seq > st.Seq {
+				t.replay = t.replay[:len(t.replay)-1]
+			}
+		}
+		if !ok {
+			continue
+		}
+		events := t.run.Referee.Handle(in)
+		t.replay = append(t.replay, events...)
+		u := t.update(in, events)
+		u.Replayed = true
+		t.fanout(&u)
+	}
+	return nil
+}
+
+// Replayed returns the events the journal's replay produced on open.
+func (t *Table) Replayed() []referee.Event { return t.replay }
+
+// Note returns the note of the last journal record replayed or written.
+func (t *Table) Note() string { return t.note }
+
+// Referee returns the table's referee, for reading only.
+func (t *Table) Referee() *referee.Referee { return t.run.Referee }
+
+// Runner returns the script runner that holds the simulated board the
+// table's scripts act on.
+func (t *Table) Runner() *tablescript.Runner { return t.run }
+
+// Handle journals one input, gives it to the referee, and hands the update
+// to the sinks. The note, when not empty, is journaled with the input
+// (a script's line number, to resume a script).
+func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
+	if t.journal != nil {
+		t.buf.Reset()
+		if note != "" {
+			t.buf.WriteString("# " + note + "\n")
+		}
+		t.buf.WriteString(tablescript.FormatInput(in))
+		if err := t.journal.Append(t.buf.Bytes(), false); err != nil {
+			return nil, err
+		}
+	}
+	t.note = note
+	events := t.run.Referee.Handle(in)
+	if t.journal != nil && (mustSync(in, events)) {
+		if err := t.journal.Sync(); err != nil {
+			return events, fmt.Errorf("journal: %w", err)
+		}
+	}
+	u := t.update(in, events)
+	t.fanout(&u)
+	for _, e := range events {
+		if e.Type == referee.EventResult {
+			if err := t.gameOver(e); err != nil {
+				return events, err
+			}
+		}
+	}
+	return events, nil
+}
+
+// Step handles one table-script step (a "players", "sensors" or "seq"
+// line only sets the runner up). After a start or setup, which places the
+// pieces, the referee is also shown the board.
+func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) {
+	in, ok, err := t.run.Input(st)
+	if err != nil || !ok {
+		return nil, err
+	}
+	events, err := t.Handle(in, note)
+	if err != nil {
+		return events, err
+	}
+	switch in.Kind {
+	case referee.InputStart, referee.InputSetup, referee.InputOpening:
+		events = append([]referee.Event(nil), events...)
+		more, err := t.Handle(referee.Input{At: in.At, Kind: referee.InputBoard, Board: *t.run.Board()}, note)
+		return append(events, more...), err
+	}
+	return events, nil
+}
+
+// RunScript handles every line of a table script, calling emit with each
+// event. It stops at the first unreadable line with a *tablescript.Error.
+func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) error {
+	sc := bufio.NewScanner(script)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		st, ok, err := tablescript.ParseLine(text)
+		if err == nil && ok {
+			var events []referee.Event
+			events, err = t.Step(st, "")
+			for _, e := range events {
+				if err := emit(e); err != nil {
+					return err
+				}
+			}
+		}
+		if err != nil {
+			return &tablescript.Error{Line: n, Text: text, Err: err}
+		}
+	}
+	return sc.Err()
+}
+
+// mustSync tells which inputs are fsynced at once: every accepted throw,
+// move and judge's action, and every start.
+func mustSync(in referee.Input, events []referee.Event) bool {
+	if in.Kind != referee.InputBoard && in.Kind != referee.InputThrow {
+		return true
+	}
+	for _, e := range events {
+		switch e.Type {
+		case referee.EventThrow, referee.EventMove, referee.EventThirdSix, referee.EventResult:
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Table) update(in referee.Input, events []referee.Event) Update {
+	r := t.run.Referee
+	return Update{Input: in, Events: events, Lights: r.Lights(), Position: r.Position(), Game: r.Game()}
+}
+
+func (t *Table) fanout(u *Update) {
+	for _, s := range t.opts.Sinks {
+		if err := s.Update(u); err != nil {
+			t.log.Error("sink failed", "err", err)
+		}
+	}
+}
+
+// gameOver saves the finished game atomically and starts a new journal,
+// which begins from the final position so that a restart still shows the
+// result awaiting certification.
+func (t *Table) gameOver(e referee.Event) error {
+	g := t.run.Referee.Game()
+	var rec bytes.Buffer
+	g.WriteTo(&rec)
+	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: t.run.Referee.Players(), Seq: e.Seq, Time: e.Time}
+	if t.journal != nil {
+		if err := t.journal.Sync(); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+		end.JournalHead = t.journal.Head()
+		base := filepath.Join(t.opts.Dir, "games", fmt.Sprintf("game-%06d", e.Seq))
+		snap, err := json.MarshalIndent(savedGame{
+			Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
+			JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
+		}, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := journal.WriteFileAtomic(base+".json", snap, 0o640); err != nil {
+			return err
+		}
+		end.File = base + ".json"
+		if err := t.journal.Rotate(base + ".journal"); err != nil {
+			return err
+		}
+		var first bytes.Buffer
+		first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
+		fmt.Fprintf(&first, "\nseq %d", e.Seq)
+		if err := t.journal.Append(first.Bytes(), true); err != nil {
+			return err
+		}
+	}
+	if t.opts.OnGameEnd != nil {
+		t.opts.OnGameEnd(end)
+	}
+	return nil
+}
+
+// savedGame is the snapshot written at the end of a game.
+type savedGame struct {
+	Seq         uint64                    `json:"seq"`
+	Position    string                    `json:"position"`
+	Result      string                    `json:"result"`
+	Players     [engine.NumColours]string `json:"players"`
+	JournalHead string                    `json:"journal_head"`
+	Time        time.Time                 `json:"time"`
+	Record      string                    `json:"record"`
+}
+
+// Run handles inputs from in until ctx ends or in is closed.
+func (t *Table) Run(ctx context.Context, in <-chan referee.Input) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case i, ok := <-in:
+			if !ok {
+				return nil
+			}
+			if _, err := t.Handle(i, ""); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// Close syncs and closes the journal.
+func (t *Table) Close() error {
+	if t.journal == nil {
+		return nil
+	}
+	return t.journal.Close()
+}

@@ -1,0 +1,152 @@
+package tablescript
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/referee"
+)
+
+// Runner feeds script steps to a referee, keeping the simulated board that
+// lift, place and board lines act on.
+type Runner struct {
+	Referee *referee.Referee
+	caps    hw.Caps
+	board   board.Snapshot
+	names   [engine.NumColours]string
+	at      time.Duration
+}
+
+// NewRunner returns a runner whose referee reads sensors with caps
+// (a "sensors" line changes them before the first start).
+func NewRunner(caps hw.Caps) *Runner {
+	return &Runner{Referee: referee.New(referee.Opts{Caps: caps}), caps: caps}
+}
+
+// Board returns the simulated board as the runner holds it.
+func (r *Runner) Board() *board.Snapshot { return &r.board }
+
+// Input turns a step into the referee input it stands for; ok is false for
+// steps that only set the runner up (players, sensors).
+func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
+	if st.HasAt {
+		r.at = st.At
+	}
+	in.At = Epoch.Add(r.at)
+	switch st.Verb {
+	case VerbPlayers:
+		r.names = st.Names
+		return in, false, nil
+	case VerbSeq:
+		r.Referee.SetSeq(st.Seq)
+		return in, false, nil
+	case VerbSensors:
+		if r.Referee.Game() != nil {
+			return in, false, fmt.Errorf("sensors must be set before the game starts")
+		}
+		r.caps = st.Caps
+		r.Referee = referee.New(referee.Opts{Caps: st.Caps})
+		return in, false, nil
+	case VerbOpening:
+		in.Kind, in.Opening, in.Players = referee.InputOpening, st.Opening, r.names
+		r.setBoard(engine.NewPosition(engine.Yellow))
+	case VerbStart:
+		in.Kind, in.Starter, in.Players = referee.InputStart, st.Starter, r.names
+		r.setBoard(engine.NewPosition(st.Starter))
+	case VerbSetup:
+		in.Kind, in.Position, in.Players = referee.InputSetup, st.Position, r.names
+		r.setBoard(st.Position)
+	case VerbThrow:
+		in.Kind, in.Throw, in.Value = referee.InputThrow, st.Throw, st.Value
+	case VerbLift, VerbPlace:
+		if err := r.liftOrPlace(st); err != nil {
+			return in, false, err
+		}
+		in.Kind, in.Board = referee.InputBoard, r.sensed()
+	case VerbBoard:
+		r.board = st.Board
+		in.Kind, in.Board = referee.InputBoard, r.sensed()
+	case VerbJudge:
+		in.Judge = st.Judge
+		if st.JudgeSet {
+			in.Kind, in.Position = referee.InputJudgeSet, st.Position
+		} else {
+			in.Kind, in.Starter = referee.InputStart, st.Starter
+		}
+	}
+	return in, true, nil
+}
+
+// setBoard puts the pieces as in pos: a game starts with the board right.
+func (r *Runner) setBoard(pos engine.Position) {
+	r.board = board.Snapshot{}
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		for _, s := range pos.Pieces(c) {
+			rd := &r.board.Sites[s]
+			rd.Count++
+			rd.Coloured = true
+			rd.ByColour[c]++
+		}
+	}
+}
+
+func (r *Runner) liftOrPlace(st Step) error {
+	rd := &r.board.Sites[st.Site]
+	c := st.Colour
+	if !st.HasColour {
+		// Without a colour, a lift takes the side to move's piece when
+		// there is one there, else any; a place puts the piece in hand.
+		pos := r.Referee.Position()
+		c = pos.Turn()
+		if st.Verb == VerbLift && rd.ByColour[c] == 0 {
+			for k := engine.Colour(0); k < engine.NumColours; k++ {
+				if rd.ByColour[k] > 0 {
+					c = k
+					break
+				}
+			}
+		}
+		if st.Site.Kind() == engine.Home || st.Site.Kind() == engine.Goal || (st.Site.Kind() == engine.Column) {
+			c = st.Site.Owner()
+		}
+	}
+	if st.Verb == VerbLift {
+		if rd.Count == 0 || rd.ByColour[c] == 0 {
+			return fmt.Errorf("no %s piece on %s to lift", c.Name(), st.Site)
+		}
+		rd.Count--
+		rd.ByColour[c]--
+		return nil
+	}
+	max := uint8(2)
+	if !st.Site.Holds2() {
+		max = 4
+	}
+	if rd.Count >= max+1 {
+		return fmt.Errorf("%s cannot take another piece", st.Site)
+	}
+	rd.Count++
+	rd.ByColour[c]++
+	rd.Coloured = true
+	return nil
+}
+
+// sensed is the board as the sensors report it.
+func (r *Runner) sensed() board.Snapshot {
+	s := r.board
+	for i := range s.Sites {
+		rd := &s.Sites[i]
+		switch {
+		case r.caps.Colours:
+			rd.Coloured = rd.Count > 0 || rd.Coloured
+		case r.caps.Counts:
+			*rd = board.Reading{Count: rd.Count}
+		case rd.Count > 0:
+			*rd = board.Reading{Count: 1}
+		}
+	}
+	return s
+}
