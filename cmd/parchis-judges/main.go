@@ -1,0 +1,99 @@
+// Command parchis-judges serves the judges' dashboard: every table of a
+// tournament live from the MQTT feed, the event feed with infractions
+// highlighted, results awaiting certification, and the judges' actions
+// (certify or reject a result, correct a position, start a new game).
+//
+// Usage:
+//
+//	parchis-judges [-broker URL] [-addr HOST:PORT] [-lang es|en]
+//	               [-mqtt-user U -mqtt-password P] [-judges FILE]
+//	parchis-judges hash-password        (reads a password on stdin)
+//
+// The judges file has one judge a line: NAME PASSWORD-HASH [KEY-FILE], the
+// hash as printed by hash-password; lines starting with # are comments.
+// With no judges file the demo judge juez, password juez, signs in with a
+// key made anew at each start. See docs/dashboard.md.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/parchis-table/parchis/judges"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "hash-password" {
+		return hashPassword(stdin, stdout, stderr)
+	}
+	fs := flag.NewFlagSet("parchis-judges", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o judges.Opts
+	fs.StringVar(&o.Broker, "broker", judges.DefaultBroker, "MQTT broker URL")
+	fs.StringVar(&o.Addr, "addr", judges.DefaultAddr, "address of the web server")
+	fs.StringVar(&o.Lang, "lang", judges.DefaultLang, "default language: es or en")
+	fs.StringVar(&o.Username, "mqtt-user", "", "the dashboard's MQTT user")
+	fs.StringVar(&o.Password, "mqtt-password", os.Getenv("PARCHIS_MQTT_PASSWORD"), "the dashboard's MQTT password (default $PARCHIS_MQTT_PASSWORD)")
+	judgesFile := fs.String("judges", "", "file of judges: NAME PASSWORD-HASH [KEY-FILE] a line")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "parchis-judges: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	o.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	if *judgesFile != "" {
+		f, err := os.Open(*judgesFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+			return 1
+		}
+		o.Judges, err = judges.ReadJudges(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis-judges: %s: %v\n", *judgesFile, err)
+			return 1
+		}
+	}
+	srv, err := judges.New(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.Run(ctx); err != nil {
+		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// hashPassword prints the hash of the password on the first line of stdin.
+func hashPassword(stdin io.Reader, stdout, stderr io.Writer) int {
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(stderr, "parchis-judges hash-password: give the password on standard input")
+		return 2
+	}
+	h, err := judges.HashPassword(strings.TrimRight(line, "\r\n"))
+	if err != nil {
+		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, h)
+	return 0
+}

@@ -1,0 +1,88 @@
+// The judges' dashboard: keeps the page live from the server's event
+// stream (/events). Each "table" event carries a table's card rendered by
+// the server, which replaces the one on the page; a new event is also
+// added to the full history on the table's own page.
+(function () {
+  "use strict";
+  var body = document.body;
+  var detail = document.querySelector("main.detail");
+  var only = detail ? detail.getAttribute("data-table") : "";
+  var url = "/events" + (only ? "?table=" + encodeURIComponent(only) : "");
+  var live = document.getElementById("live");
+  var dropped = false;
+
+  function counts() {
+    var n = document.getElementById("n-tables");
+    var off = document.getElementById("n-offline");
+    if (!detail && n) n.textContent = document.querySelectorAll("#tables .card").length;
+    if (!detail && off) off.textContent = document.querySelectorAll("#tables .card.st-offline").length;
+  }
+
+  function fromHTML(html) {
+    var t = document.createElement("template");
+    t.innerHTML = html.trim();
+    return t.content.firstElementChild;
+  }
+
+  function onTable(ev) {
+    var m = JSON.parse(ev.data);
+    var old = document.getElementById("card-" + m.id);
+    var card = fromHTML(m.card);
+    if (old) {
+      if (Number(old.getAttribute("data-seq")) > m.seq && !m.pending) return;
+      old.replaceWith(card);
+    } else if (!detail) {
+      var grid = document.getElementById("tables");
+      var none = document.getElementById("no-tables");
+      if (none) none.remove();
+      var cards = grid.querySelectorAll(".card");
+      var placed = false;
+      for (var i = 0; i < cards.length && !placed; i++) {
+        if (cards[i].getAttribute("data-id").localeCompare(m.id, undefined, { numeric: true }) > 0) {
+          grid.insertBefore(card, cards[i]);
+          placed = true;
+        }
+      }
+      if (!placed) grid.appendChild(card);
+    }
+    var first = card.querySelector(".feed li");
+    if (first && m.entry) first.classList.add("fresh");
+    if (detail && m.entry) {
+      var hist = document.getElementById("history");
+      if (hist) {
+        var none2 = hist.querySelector(".none");
+        if (none2) none2.remove();
+        var li = fromHTML(m.entry);
+        li.classList.add("fresh");
+        hist.insertBefore(li, hist.firstChild);
+      }
+    }
+    if (m.pending) {
+      var p = document.getElementById("pending");
+      if (p) p.replaceWith(fromHTML(m.pending));
+    }
+    if (detail && m.result) {
+      var r = document.getElementById("result");
+      if (r) r.replaceWith(fromHTML(m.result));
+      // The judge's forms depend on the verdict: show the current ones.
+      var f = document.getElementById("certify-form");
+      if (f && m.result.indexOf("v-pending") < 0) location.reload();
+      if (!f && m.result.indexOf("v-pending") >= 0 && document.getElementById("correct-form")) location.reload();
+    }
+    counts();
+  }
+
+  if (!window.EventSource) return;
+  var es = new EventSource(url);
+  es.addEventListener("hello", function () {
+    if (live) live.classList.remove("down");
+    // After a drop the page may have missed changes: load it afresh.
+    if (dropped) location.reload();
+  });
+  es.addEventListener("table", onTable);
+  es.onerror = function () {
+    dropped = true;
+    if (live) live.classList.add("down");
+  };
+  body.setAttribute("data-js", "on");
+})();

@@ -1,0 +1,348 @@
+package judges
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/engine"
+)
+
+// routes builds the dashboard's handler.
+func (s *Server) routes() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.serveIndex)
+	m.HandleFunc("GET /t/{event}/{table}", s.serveTable)
+	m.HandleFunc("GET /t/{event}/{table}/board.svg", s.serveBoard)
+	m.HandleFunc("POST /t/{event}/{table}/{action}", s.serveAction)
+	m.HandleFunc("GET /login", s.serveLogin)
+	m.HandleFunc("POST /login", s.serveLoginPost)
+	m.HandleFunc("POST /logout", s.serveLogout)
+	m.HandleFunc("GET /events", s.serveEvents)
+	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(staticFS())))
+	return m
+}
+
+// page is the data every page's head needs.
+type page struct {
+	Lang, Title       string
+	Stream            string
+	Judge, CSRF       string
+	Flash             string
+	FlashOK           bool
+	NTables, NOffline int
+}
+
+// session returns the request's session, or nil.
+func (s *Server) session(r *http.Request) *session {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil
+	}
+	return s.sessions.get(c.Value)
+}
+
+// newPage fills the head's data and remembers a language chosen with
+// ?lang=.
+func (s *Server) newPage(w http.ResponseWriter, r *http.Request, title string) page {
+	p := page{Lang: pickLang(r, s.opts.Lang), Title: title}
+	if l := r.URL.Query().Get("lang"); validLang(l) {
+		http.SetCookie(w, cookie(langCookie, l, 365*24*3600))
+	}
+	if ss := s.session(r); ss != nil {
+		p.Judge, p.CSRF = ss.judge.name, ss.csrf
+		p.Flash, p.FlashOK = s.sessions.takeFlash(ss)
+	}
+	for _, t := range s.store.All() {
+		p.NTables++
+		if t.Offline() {
+			p.NOffline++
+		}
+	}
+	return p
+}
+
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
+	var b bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		s.log.Error("judges: render", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	p := s.newPage(w, r, "")
+	all := s.store.All()
+	cards := make([]cardView, len(all))
+	for i, t := range all {
+		cards[i] = viewCard(p.Lang, t, cardFeed)
+	}
+	s.render(w, http.StatusOK, "index.html", struct {
+		page
+		Cards   []cardView
+		Pending pendingData
+	}{p, cards, pendingData{Lang: p.Lang, Tables: pendingTables(all)}})
+}
+
+// tableID returns the store id of the table in the request's path.
+func tableID(r *http.Request) string { return r.PathValue("event") + "/" + r.PathValue("table") }
+
+func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
+	t, ok := s.store.Get(tableID(r))
+	p := s.newPage(w, r, "")
+	if !ok {
+		http.Error(w, T(p.Lang, "not-found"), http.StatusNotFound)
+		return
+	}
+	p.Title = T(p.Lang, "table") + " " + t.Table
+	card := viewCard(p.Lang, t, cardFeed)
+	all := viewCard(p.Lang, t, -1)
+	s.render(w, http.StatusOK, "table.html", struct {
+		page
+		Card     cardView
+		History  []entryView
+		Position string
+	}{p, card, all.Feed, t.Position})
+}
+
+func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {
+	t, ok := s.store.Get(tableID(r))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	var o BoardOpts
+	if t.State != nil {
+		o.Lights, o.Mismatch = t.State.Lights, t.State.Mismatch
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = WriteBoard(w, t.Pos(), o)
+}
+
+// safeNext returns a local path to go to after signing in, or "/".
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/"
+	}
+	return next
+}
+
+func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
+	s.loginPage(w, r, http.StatusOK, "")
+}
+
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	p := s.newPage(w, r, "")
+	p.Title = T(p.Lang, "sign-in")
+	tok := randomToken()
+	http.SetCookie(w, cookie(loginCSRF, tok, 3600))
+	next := r.FormValue("next")
+	s.render(w, status, "login.html", struct {
+		page
+		LoginCSRF, Next, Error string
+	}{p, tok, safeNext(next), msg})
+}
+
+func (s *Server) serveLoginPost(w http.ResponseWriter, r *http.Request) {
+	lang := pickLang(r, s.opts.Lang)
+	c, err := r.Cookie(loginCSRF)
+	if err != nil || !sameToken(c.Value, r.PostFormValue("csrf")) {
+		http.Error(w, T(lang, "bad-form"), http.StatusForbidden)
+		return
+	}
+	user, pw := r.PostFormValue("user"), r.PostFormValue("password")
+	j := s.judges[user]
+	hash := dummyHash
+	if j != nil {
+		hash = j.hash
+	}
+	// Hash even for an unknown user, so the answer takes as long.
+	if !CheckPassword(hash, pw) || j == nil {
+		s.log.Warn("judges: failed sign-in", "user", user, "remote", r.RemoteAddr)
+		s.loginPage(w, r, http.StatusUnauthorized, T(lang, "bad-login"))
+		return
+	}
+	tok, _ := s.sessions.open(j)
+	http.SetCookie(w, cookie(sessionCookie, tok, int(DefaultSession/time.Second)))
+	http.SetCookie(w, cookie(loginCSRF, "", -1))
+	s.log.Info("judges: signed in", "judge", j.name, "remote", r.RemoteAddr)
+	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
+}
+
+// dummyHash is checked against for unknown users.
+var dummyHash = func() string {
+	h, err := hashWith("", make([]byte, saltLen), hashIterations)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}()
+
+func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request) {
+	c, err := r.Cookie(sessionCookie)
+	if err == nil {
+		if ss := s.sessions.get(c.Value); ss != nil && sameToken(ss.csrf, r.PostFormValue("csrf")) {
+			s.sessions.close(c.Value)
+		}
+	}
+	http.SetCookie(w, cookie(sessionCookie, "", -1))
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// ActionError is a judge's action refused before it reached the table, or
+// refused by the table; Key names its message in the catalogue.
+type ActionError struct {
+	Key    string
+	Detail string
+	Err    error
+}
+
+func (e *ActionError) Error() string {
+	if e.Detail == "" {
+		return e.Key
+	}
+	return e.Key + ": " + e.Detail
+}
+
+func (e *ActionError) Unwrap() error { return e.Err }
+
+// maxForm bounds a judge's form.
+const maxForm = 16 << 10
+
+// ParseAction turns a judge's form into the command it asks for, without
+// the id, the judge or the certification's signature. The result is the
+// table's current one, needed for certify and reject.
+func ParseAction(action string, form url.Values, result *broadcast.Result) (broadcast.Command, error) {
+	var c broadcast.Command
+	switch action {
+	case broadcast.CmdCertify, broadcast.CmdReject:
+		if result == nil {
+			return c, &ActionError{Key: "no-result"}
+		}
+		if result.Certification != nil {
+			return c, &ActionError{Key: "already"}
+		}
+		c.Type = action
+		v := broadcast.VerdictCertified
+		reason := strings.TrimSpace(form.Get("reason"))
+		if action == broadcast.CmdReject {
+			v = broadcast.VerdictRejected
+			if reason == "" {
+				return c, &ActionError{Key: "bad-form", Detail: "reason"}
+			}
+		}
+		if len(reason) > 500 {
+			return c, &ActionError{Key: "bad-form", Detail: "reason"}
+		}
+		c.Certification = &broadcast.Certification{Verdict: v, Reason: reason}
+	case broadcast.CmdCorrect:
+		ppn := strings.TrimSpace(form.Get("position"))
+		if _, err := engine.ParsePPN(ppn); err != nil {
+			return c, &ActionError{Key: "bad-position", Detail: err.Error(), Err: err}
+		}
+		c.Type, c.Position = action, ppn
+	case broadcast.CmdNewGame:
+		c.Type = action
+		c.Players = map[string]string{}
+		for col := engine.Colour(0); col < engine.NumColours; col++ {
+			name := strings.TrimSpace(form.Get("player-" + col.String()))
+			if name == "" || len(name) > 80 || strings.ContainsAny(name, "\r\n") {
+				return c, &ActionError{Key: "bad-form", Detail: "player " + col.String()}
+			}
+			c.Players[col.String()] = name
+		}
+		st, err := engine.ParseColour(form.Get("starter"))
+		if err != nil {
+			return c, &ActionError{Key: "bad-form", Detail: "starter", Err: err}
+		}
+		c.Starter = st.String()
+	default:
+		return c, &ActionError{Key: "bad-form", Detail: "action " + action}
+	}
+	return c, nil
+}
+
+func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
+	lang := pickLang(r, s.opts.Lang)
+	ss := s.session(r)
+	if ss == nil {
+		http.Redirect(w, r, "/login?next="+url.QueryEscape("/t/"+r.PathValue("event")+"/"+r.PathValue("table")), http.StatusSeeOther)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	if err := r.ParseForm(); err != nil || !sameToken(ss.csrf, r.PostFormValue("csrf")) {
+		http.Error(w, T(lang, "bad-form"), http.StatusForbidden)
+		return
+	}
+	t, ok := s.store.Get(tableID(r))
+	if !ok {
+		http.Error(w, T(lang, "not-found"), http.StatusNotFound)
+		return
+	}
+	back := "/t/" + t.Event + "/" + t.Table
+	err := s.act(r.Context(), ss.judge, t, r.PathValue("action"), r.PostForm)
+	if err != nil {
+		s.sessions.setFlash(ss, actionMessage(lang, err), false)
+	} else {
+		s.sessions.setFlash(ss, T(lang, "ok"), true)
+	}
+	http.Redirect(w, r, back, http.StatusSeeOther)
+}
+
+// act carries out a judge's action on a table: builds the command, signs
+// a verdict, sends it and waits for the table's reply.
+func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, form url.Values) error {
+	c, err := ParseAction(action, form, t.Result)
+	if err != nil {
+		return err
+	}
+	c.ID = randomToken()[:16]
+	c.Judge = j.name
+	if c.Certification != nil {
+		cert := *c.Certification
+		cert.Judge = j.name
+		cert.Time = time.Now().UTC()
+		signed := t.Result.Certify(j.key, cert)
+		c.Certification = &signed
+	}
+	s.log.Info("judges: command", "judge", j.name, "table", t.ID(), "type", c.Type, "id", c.ID)
+	rep, err := s.feed.command(ctx, t.Event, t.Table, c)
+	if err != nil {
+		if errors.Is(err, ErrNoReply) || errors.Is(err, ErrNotConnected) {
+			return &ActionError{Key: "no-reply", Err: err}
+		}
+		return fmt.Errorf("judges: %s: %w", c.Type, err)
+	}
+	if !rep.OK {
+		return &ActionError{Key: "table-said", Detail: rep.Error}
+	}
+	return nil
+}
+
+// actionMessage says in lang why an action failed.
+func actionMessage(lang string, err error) string {
+	var ae *ActionError
+	if errors.As(err, &ae) {
+		if ae.Detail != "" {
+			return T(lang, ae.Key) + ": " + ae.Detail
+		}
+		return T(lang, ae.Key)
+	}
+	return err.Error()
+}

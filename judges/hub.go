@@ -1,0 +1,158 @@
+package judges
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// clientBuffer is how many messages may wait for a slow page before it is
+// dropped (its EventSource then reconnects and the page reloads).
+const clientBuffer = 256
+
+// sseClient is one open /events stream.
+type sseClient struct {
+	lang  string
+	table string // only this table's messages, or "" for all
+	ch    chan []byte
+}
+
+// hub fans the store's changes out to the open event streams, rendered
+// once per language in use.
+type hub struct {
+	render func(Change, string) []byte
+	in     chan Change
+
+	mu      sync.Mutex
+	clients map[*sseClient]struct{}
+}
+
+func newHub(render func(Change, string) []byte) *hub {
+	return &hub{render: render, in: make(chan Change, 4096), clients: map[*sseClient]struct{}{}}
+}
+
+// publish queues a change for the streams; it never blocks the MQTT
+// client for long.
+func (h *hub) publish(c Change) {
+	select {
+	case h.in <- c:
+	case <-time.After(time.Second):
+	}
+}
+
+// run renders and sends the queued changes until ctx is done.
+func (h *hub) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			h.mu.Lock()
+			for c := range h.clients {
+				delete(h.clients, c)
+				close(c.ch)
+			}
+			h.mu.Unlock()
+			return
+		case c := <-h.in:
+			h.send(c)
+		}
+	}
+}
+
+func (h *hub) send(c Change) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var byLang map[string][]byte
+	for cl := range h.clients {
+		if cl.table != "" && cl.table != c.ID {
+			continue
+		}
+		msg, ok := byLang[cl.lang]
+		if !ok {
+			if byLang == nil {
+				byLang = map[string][]byte{}
+			}
+			msg = h.render(c, cl.lang)
+			byLang[cl.lang] = msg
+		}
+		if msg == nil {
+			continue
+		}
+		select {
+		case cl.ch <- msg:
+		default:
+			delete(h.clients, cl)
+			close(cl.ch)
+		}
+	}
+}
+
+func (h *hub) add(cl *sseClient) {
+	h.mu.Lock()
+	h.clients[cl] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *hub) remove(cl *sseClient) {
+	h.mu.Lock()
+	if _, ok := h.clients[cl]; ok {
+		delete(h.clients, cl)
+		close(cl.ch)
+	}
+	h.mu.Unlock()
+}
+
+// serveEvents streams changes as server-sent events ("table" events
+// whose data is a JSON object with the table's id, its newest event
+// number and the HTML to swap in) until the client goes or ctx is done.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	cl := &sseClient{lang: pickLang(r, s.opts.Lang), table: r.URL.Query().Get("table"), ch: make(chan []byte, clientBuffer)}
+	s.hub.add(cl)
+	defer s.hub.remove(cl)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("retry: 2000\nevent: hello\ndata: {}\n\n"))
+	fl.Flush()
+	ping := time.NewTicker(20 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ping.C:
+			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
+				return
+			}
+			fl.Flush()
+		case msg, ok := <-cl.ch:
+			if !ok {
+				return
+			}
+			if _, err := w.Write(msg); err != nil {
+				return
+			}
+			// Send what else is waiting in the same write.
+			for more := true; more; {
+				select {
+				case m, ok := <-cl.ch:
+					if !ok {
+						fl.Flush()
+						return
+					}
+					_, _ = w.Write(m)
+				default:
+					more = false
+				}
+			}
+			fl.Flush()
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package judges
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/referee"
+)
+
+// cardFeed is how many events a table's card shows.
+const cardFeed = 8
+
+// playerView is one player as a card shows it.
+type playerView struct {
+	Letter, Colour, Name string
+	Turn                 bool
+}
+
+// entryView is one line of a feed as a page shows it.
+type entryView struct {
+	Seq        uint64
+	Type       string // event type, or "gap"
+	Label      string // the type (or infraction) in words
+	Colour     string // colour letter, or ""
+	Text       string
+	Detail     string
+	Time       string
+	Infraction bool
+}
+
+// resultView is a table's result as a page shows it.
+type resultView struct {
+	Pair, PairName string
+	Verdict        string // "", certified or rejected
+	VerdictText    string
+	Judge, Reason  string
+	Record, Hash   string
+	TableKey       string
+	Time           string
+}
+
+// cardView is everything a table's card shows.
+type cardView struct {
+	Lang        string
+	ID, Link    string
+	Event       string
+	Table       string
+	Status      string
+	StatusText  string
+	Board       template.HTML
+	Turn        string
+	TurnName    string
+	Phase       string
+	LastThrow   string
+	Seq         uint64
+	Players     []playerView
+	Feed        []entryView
+	Mismatch    string
+	Infractions int
+	Result      *resultView
+}
+
+// colourName returns a colour letter's name in lang.
+func colourName(lang, letter string) string { return T(lang, "colour."+letter) }
+
+// phaseText says what the side to move has to do.
+func phaseText(lang string, p *engine.Position) string {
+	ph := p.Phase()
+	switch {
+	case ph.IsDie():
+		return T(lang, "phase.die") + " " + ph.String()
+	case ph.IsBonus():
+		return T(lang, "phase.bonus") + " " + ph.String()
+	case ph.String() == "end":
+		return T(lang, "phase.end")
+	}
+	return T(lang, "phase.throw")
+}
+
+// throwText says what a throw was, in lang.
+func throwText(lang, throw string) string {
+	if throw == "" {
+		return ""
+	}
+	if throw[0] >= '1' && throw[0] <= '6' || throw[0] == '+' {
+		return throw
+	}
+	return T(lang, "throw."+throw)
+}
+
+// viewEntry turns a feed entry into its page form.
+func viewEntry(lang string, e Entry) entryView {
+	if e.Gap != 0 {
+		txt := strconv.FormatUint(e.Seq, 10)
+		if e.Gap != e.Seq {
+			txt += "–" + strconv.FormatUint(e.Gap, 10)
+		}
+		return entryView{Seq: e.Seq, Type: "gap", Label: T(lang, "gap"), Text: txt}
+	}
+	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: e.Detail}
+	if !e.Time.IsZero() {
+		v.Time = e.Time.Local().Format("15:04:05")
+	}
+	var parts []string
+	if e.Colour != "" {
+		parts = append(parts, colourName(lang, e.Colour))
+	}
+	switch e.Type {
+	case referee.EventInfraction:
+		v.Infraction = true
+		v.Label = T(lang, "rule."+e.Rule)
+		if e.Move != "" {
+			parts = append(parts, e.Move)
+		}
+	case referee.EventThrow, referee.EventRethrow, referee.EventLost, referee.EventThirdSix:
+		if e.Throw != "" {
+			parts = append(parts, throwText(lang, e.Throw))
+		}
+		if e.Move != "" {
+			parts = append(parts, e.Move)
+		}
+	case referee.EventMove:
+		if e.Throw != "" {
+			parts = append(parts, throwText(lang, e.Throw))
+		}
+		parts = append(parts, e.Move)
+	case referee.EventResult:
+		parts = append(parts, T(lang, "pair."+e.Result))
+	case referee.EventCorrection:
+		parts = append(parts, e.Position)
+	}
+	if len(e.Sites) > 0 {
+		parts = append(parts, strings.Join(e.Sites, " "))
+	}
+	v.Text = strings.Join(parts, " · ")
+	return v
+}
+
+// viewResult turns a result into its page form.
+func viewResult(lang string, r *broadcast.Result) *resultView {
+	if r == nil {
+		return nil
+	}
+	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting")}
+	if !r.Time.IsZero() {
+		v.Time = r.Time.Local().Format("2006-01-02 15:04")
+	}
+	if c := r.Certification; c != nil {
+		v.Verdict, v.VerdictText, v.Judge, v.Reason = c.Verdict, T(lang, c.Verdict), c.Judge, c.Reason
+	}
+	return v
+}
+
+// viewCard builds a table's card with its newest feed events, newest
+// first (all of them when feed < 0).
+func viewCard(lang string, t *Table, feed int) cardView {
+	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t.Result)}
+	switch t.Status {
+	case "online", "offline":
+		v.StatusText = T(lang, t.Status)
+	default:
+		v.Status, v.StatusText = "unknown", T(lang, "unknown")
+	}
+	p := t.Pos()
+	var players map[string]string
+	var bo BoardOpts
+	if t.State != nil {
+		players = t.State.Players
+		bo.Lights, bo.Mismatch = t.State.Lights, t.State.Mismatch
+		if t.State.Seq >= t.PositionSeq {
+			v.Mismatch = strings.Join(t.State.Mismatch, " ")
+		} else {
+			bo.Mismatch = nil
+		}
+	}
+	bo.Shared = true
+	bo.Title = T(lang, "table") + " " + t.Table
+	var board bytes.Buffer
+	_ = WriteBoard(&board, p, bo)
+	v.Board = template.HTML(board.String())
+	if p != nil {
+		v.Turn = p.Turn().String()
+		v.TurnName = colourName(lang, v.Turn)
+		v.Phase = phaseText(lang, p)
+	}
+	v.LastThrow = throwText(lang, t.LastThrow)
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		l := c.String()
+		v.Players = append(v.Players, playerView{Letter: l, Colour: colourName(lang, l), Name: players[l], Turn: l == v.Turn})
+	}
+	n := len(t.Feed)
+	if feed >= 0 && n > feed {
+		n = feed
+	}
+	for i := len(t.Feed) - 1; i >= len(t.Feed)-n; i-- {
+		v.Feed = append(v.Feed, viewEntry(lang, t.Feed[i]))
+	}
+	return v
+}
+
+// pendingView lists the tables whose results await a judge.
+func pendingTables(all []*Table) []*Table {
+	return slices.DeleteFunc(all, func(t *Table) bool { return !t.Pending() })
+}
+
+// streamMsg is the data of a "table" server-sent event.
+type streamMsg struct {
+	ID    string `json:"id"`
+	Seq   uint64 `json:"seq"`
+	Card  string `json:"card"`
+	Entry string `json:"entry,omitempty"`
+	// Pending, when the result changed, is the new list of results
+	// awaiting certification.
+	Pending *string `json:"pending,omitempty"`
+	// Result is the table's result panel, when the result changed.
+	Result *string `json:"result,omitempty"`
+}
+
+// renderChange renders a change as a server-sent event in lang.
+func (s *Server) renderChange(c Change, lang string) []byte {
+	t, ok := s.store.Get(c.ID)
+	if !ok {
+		return nil
+	}
+	m := streamMsg{ID: c.ID, Seq: c.Seq}
+	var b bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&b, "card", viewCard(lang, t, cardFeed)); err != nil {
+		s.log.Error("judges: render card", "err", err)
+		return nil
+	}
+	m.Card = b.String()
+	if c.Event != nil {
+		b.Reset()
+		if err := s.tmpl.ExecuteTemplate(&b, "entry", viewEntry(lang, *c.Event)); err == nil {
+			m.Entry = b.String()
+		}
+	}
+	if c.Result {
+		b.Reset()
+		if err := s.tmpl.ExecuteTemplate(&b, "pending", pendingData{Lang: lang, Tables: pendingTables(s.store.All())}); err == nil {
+			p := b.String()
+			m.Pending = &p
+		}
+		b.Reset()
+		if err := s.tmpl.ExecuteTemplate(&b, "result", viewCard(lang, t, 0)); err == nil {
+			r := b.String()
+			m.Result = &r
+		}
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	out := make([]byte, 0, len(data)+32)
+	out = append(out, "event: table\ndata: "...)
+	out = append(out, data...)
+	return append(out, "\n\n"...)
+}
+
+// pendingData is the data of the "pending" template.
+type pendingData struct {
+	Lang   string
+	Tables []*Table
+}
+
+// parseTemplates parses the embedded page templates.
+func parseTemplates() (*template.Template, error) {
+	funcs := template.FuncMap{
+		"t":          T,
+		"colourName": colourName,
+		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
+		"defs":       BoardDefs,
+	}
+	return template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html")
+}

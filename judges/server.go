@@ -1,0 +1,271 @@
+package judges
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
+)
+
+// Defaults of Opts.
+const (
+	DefaultBroker   = "tcp://127.0.0.1:1883"
+	DefaultAddr     = "127.0.0.1:8080"
+	DefaultLang     = LangES
+	DefaultHistory  = 300
+	DefaultTimeout  = 5 * time.Second
+	DefaultSession  = 12 * time.Hour
+	DemoJudgeName   = "juez"
+	DemoJudgePasswd = "juez"
+)
+
+// Judge is one judge who may sign in and certify results.
+type Judge struct {
+	// Name is the user name, also written in certifications.
+	Name string
+	// PasswordHash is a hash made by HashPassword (parchis-judges
+	// hash-password). Password, a plain password, is accepted instead for
+	// demonstrations; PasswordHash wins when both are set.
+	PasswordHash string
+	Password     string
+	// KeyFile holds the judge's Ed25519 key (PEM PKCS #8), created on
+	// first start when missing. Empty means a key made anew at every
+	// start, fit only for demonstrations.
+	KeyFile string
+}
+
+// Opts configures a dashboard. The zero value works: it is filled with the
+// defaults by New.
+type Opts struct {
+	// Broker is the MQTT broker's URL (tcp://host:port or ws://…);
+	// DefaultBroker when empty.
+	Broker string
+	// Username and Password are the dashboard's own MQTT credentials;
+	// empty for an anonymous client. Commands are published with them, so
+	// the broker must let this user write cmd/ topics.
+	Username, Password string
+	// ClientID is the MQTT client id; a random one when empty.
+	ClientID string
+	// Addr is where the web server listens; DefaultAddr when empty.
+	Addr string
+	// Judges who may sign in. With none, the demo judge juez / juez
+	// (DemoJudgeName, DemoJudgePasswd) with a key made anew is used.
+	Judges []Judge
+	// Lang is the default language, "es" or "en"; DefaultLang when empty.
+	Lang string
+	// History bounds the events kept per table; DefaultHistory when 0.
+	History int
+	// ReplyTimeout bounds the wait for a table's reply to a command;
+	// DefaultTimeout when 0.
+	ReplyTimeout time.Duration
+	// Logger receives the dashboard's logs; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+//go:embed assets
+var assets embed.FS
+
+// Server is the judges' dashboard: an MQTT client following every table
+// and a web server showing them.
+type Server struct {
+	opts     Opts
+	log      *slog.Logger
+	store    *Store
+	hub      *hub
+	sessions *sessions
+	judges   map[string]*judge
+	tmpl     *template.Template
+	mux      *http.ServeMux
+	feed     *feed
+
+	mu   sync.Mutex
+	addr net.Addr
+}
+
+// New checks opts, loads the judges' keys and returns a server ready to
+// Run. It does not connect to the broker yet.
+func New(opts Opts) (*Server, error) {
+	if opts.Broker == "" {
+		opts.Broker = DefaultBroker
+	}
+	if opts.Addr == "" {
+		opts.Addr = DefaultAddr
+	}
+	if opts.Lang == "" {
+		opts.Lang = DefaultLang
+	}
+	if !validLang(opts.Lang) {
+		return nil, fmt.Errorf("judges: language %q: want es or en", opts.Lang)
+	}
+	if opts.History <= 0 {
+		opts.History = DefaultHistory
+	}
+	if opts.ReplyTimeout <= 0 {
+		opts.ReplyTimeout = DefaultTimeout
+	}
+	if opts.ClientID == "" {
+		opts.ClientID = "parchis-judges-" + randomToken()[:12]
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{
+		opts:     opts,
+		log:      log,
+		store:    NewStore(opts.History),
+		sessions: newSessions(DefaultSession),
+		judges:   map[string]*judge{},
+	}
+	judges := opts.Judges
+	if len(judges) == 0 {
+		judges = []Judge{{Name: DemoJudgeName, Password: DemoJudgePasswd}}
+		log.Info("judges: no judges configured: demo judge", "user", DemoJudgeName, "password", DemoJudgePasswd)
+	}
+	for _, j := range judges {
+		jj, err := loadJudge(j)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := s.judges[jj.name]; dup {
+			return nil, fmt.Errorf("judges: judge %q configured twice", jj.name)
+		}
+		s.judges[jj.name] = jj
+		log.Info("judges: judge", "name", jj.name, "key", certify.PublicKeyString(jj.key))
+	}
+	t, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	s.tmpl = t
+	s.hub = newHub(s.renderChange)
+	s.feed = newFeed(s)
+	s.mux = s.routes()
+	return s, nil
+}
+
+// loadJudge checks a judge's configuration and loads or makes its key.
+func loadJudge(j Judge) (*judge, error) {
+	if j.Name == "" {
+		return nil, errors.New("judges: a judge has no name")
+	}
+	hash := j.PasswordHash
+	switch {
+	case hash != "":
+		if _, _, _, err := parseHash(hash); err != nil {
+			return nil, fmt.Errorf("judges: judge %q: %w", j.Name, err)
+		}
+	case j.Password != "":
+		h, err := HashPassword(j.Password)
+		if err != nil {
+			return nil, fmt.Errorf("judges: judge %q: %w", j.Name, err)
+		}
+		hash = h
+	default:
+		return nil, fmt.Errorf("judges: judge %q has no password", j.Name)
+	}
+	var key ed25519.PrivateKey
+	if j.KeyFile != "" {
+		k, err := certify.LoadOrCreateKey(j.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("judges: judge %q: %w", j.Name, err)
+		}
+		key = k
+	} else {
+		_, k, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, fmt.Errorf("judges: judge %q: key: %w", j.Name, err)
+		}
+		key = k
+	}
+	return &judge{name: j.Name, hash: hash, key: key}, nil
+}
+
+// JudgeKeys returns the judges' public keys by name, as the tables' trust
+// lists take them (broadcast.Judges).
+func (s *Server) JudgeKeys() broadcast.Judges {
+	m := broadcast.Judges{}
+	for n, j := range s.judges {
+		m[n] = certify.PublicKeyString(j.key)
+	}
+	return m
+}
+
+// Store returns the server's view of the tables.
+func (s *Server) Store() *Store { return s.store }
+
+// Handler returns the dashboard's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// Addr returns the address the web server listens on once Run or Serve has
+// started, or nil.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr
+}
+
+// Run connects to the broker, listens on Opts.Addr and serves until ctx is
+// done; then it closes everything and returns nil. A listening error is
+// returned at once.
+func (s *Server) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("judges: listen: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve is Run on a listener of the caller's, which it closes.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.mu.Lock()
+	s.addr = ln.Addr()
+	s.mu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.hub.run(ctx) }()
+	go func() { defer wg.Done(); s.feed.run(ctx) }()
+	hs := &http.Server{
+		Handler:           s.mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	s.log.Info("judges: dashboard", "url", "http://"+ln.Addr().String(), "broker", s.opts.Broker)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+		err = fmt.Errorf("judges: serve: %w", err)
+	}
+	cancel()
+	shut, done := context.WithTimeout(context.Background(), 2*time.Second)
+	defer done()
+	_ = hs.Shutdown(shut)
+	wg.Wait()
+	return err
+}
+
+// staticFS is the embedded assets folder.
+func staticFS() fs.FS {
+	sub, err := fs.Sub(assets, "assets")
+	if err != nil {
+		panic(err) // the folder is embedded
+	}
+	return sub
+}

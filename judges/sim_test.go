@@ -1,0 +1,321 @@
+package judges
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/referee"
+)
+
+// This file runs simulated tables in-process for the tests: the embedded
+// broker, and per table a broadcast.Publisher fed with the events and
+// states of a game played with random throws and legal moves, answering
+// the judges' commands as a table does.
+
+// quietLog discards logs unless the test runs with -v.
+func quietLog() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// freePort returns a free TCP address on the loopback.
+func freePort(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// testBroker is an embedded broker with a judge user for the dashboard and
+// one table user per table name given, all with password "pw".
+type testBroker struct {
+	url string
+}
+
+const (
+	testDashUser = "dashboard"
+	testPassword = "pw"
+)
+
+func startBroker(t testing.TB, ctx context.Context, event string, tables []string) *testBroker {
+	t.Helper()
+	h, err := broadcast.HashPassword(testPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := []broadcast.User{{Name: testDashUser, Password: h, Role: broadcast.RoleJudge}}
+	for _, tb := range tables {
+		users = append(users, broadcast.User{Name: "table-" + tb, Password: h, Role: broadcast.RoleTable, Event: event, Table: tb})
+	}
+	addr := freePort(t)
+	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", Users: users, AllowAnonymous: true, Logger: quietLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return &testBroker{url: "tcp://" + addr}
+}
+
+// simTable is one simulated table.
+type simTable struct {
+	event, table string
+	pub          *broadcast.Publisher
+	key          ed25519.PrivateKey
+	rng          *mrand.Rand
+	players      map[string]string
+
+	mu     sync.Mutex
+	g      *engine.Game
+	seq    uint64
+	throw  string
+	result *broadcast.Result
+	// sent records when each event was handed to the publisher.
+	sent map[uint64]time.Time
+}
+
+// startTable connects a simulated table to the broker and starts a game.
+func startTable(t testing.TB, ctx context.Context, brokerURL, event, table string, judges broadcast.Judges, seed uint64) *simTable {
+	t.Helper()
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := broadcast.New(broadcast.Opts{
+		Broker: brokerURL, Username: "table-" + table, Password: testPassword,
+		QueueDir: t.TempDir(), Event: event, Table: table, Judges: judges,
+		Versions: map[string]string{"parchisd": "test"},
+		RetryMin: 50 * time.Millisecond, RetryMax: 500 * time.Millisecond,
+		Logger: quietLog(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &simTable{event: event, table: table, pub: pub, key: key,
+		rng:     mrand.New(mrand.NewPCG(seed, seed+1)),
+		players: map[string]string{"Y": "Ana", "B": "Bruno", "R": "Carmen", "G": "David"},
+		sent:    map[uint64]time.Time{}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); _ = pub.Run(ctx) }()
+	go func() { defer wg.Done(); st.serve(ctx) }()
+	t.Cleanup(func() { wg.Wait(); _ = pub.Close() })
+	st.newGame(st.players, engine.Yellow)
+	deadline := time.Now().Add(10 * time.Second)
+	for !pub.Connected() {
+		if time.Now().After(deadline) {
+			t.Fatal("simulated table did not connect")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return st
+}
+
+// newGame starts a game; the caller holds no lock.
+func (st *simTable) newGame(players map[string]string, starter engine.Colour) uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.players = players
+	st.g = engine.NewGame(engine.NewPosition(starter),
+		engine.Tag{Key: "Event", Value: st.event}, engine.Tag{Key: "Date", Value: "2026.05.01"},
+		engine.Tag{Key: "Table", Value: st.table},
+		engine.Tag{Key: "Yellow", Value: players["Y"]}, engine.Tag{Key: "Blue", Value: players["B"]},
+		engine.Tag{Key: "Red", Value: players["R"]}, engine.Tag{Key: "Green", Value: players["G"]})
+	st.seq, st.throw, st.result = 0, "", nil
+	return st.emit(referee.Event{Type: referee.EventStart, Colour: starter.String()}, "")
+}
+
+// emit publishes an event and the state after it; the lock is held.
+func (st *simTable) emit(e referee.Event, lit string) uint64 {
+	st.seq++
+	e.Seq = st.seq
+	e.Time = time.Now().UTC()
+	e.Position = st.g.Pos.String()
+	st.sent[e.Seq] = time.Now()
+	if err := st.pub.Event(e); err != nil {
+		panic(err)
+	}
+	s := broadcast.State{Event: st.event, Table: st.table, Seq: st.seq, Position: e.Position, PositionJSON: st.g.Pos,
+		Players: st.players, LastThrow: st.throw, Time: e.Time}
+	if lit != "" {
+		s.Lights = append(s.Lights, broadcast.Light{Site: lit, Colour: "#00ff66", Pattern: "pulse"})
+	}
+	if st.throw != "" {
+		s.Lights = append(s.Lights, broadcast.Light{Site: "T0", Colour: "#ffffff", Pattern: "steady"})
+	}
+	if e.Type == referee.EventResult {
+		s.Result = e.Result
+	}
+	_ = st.pub.State(s)
+	return e.Seq
+}
+
+// step plays one throw or one move and returns the event's number, or 0
+// once the game is over.
+func (st *simTable) step() uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	p := &st.g.Pos
+	c := p.Turn()
+	switch ph := p.Phase(); {
+	case ph == engine.PhaseEnd:
+		return 0
+	case ph == engine.PhaseThrow:
+		d := 1 + st.rng.IntN(6)
+		st.throw = fmt.Sprint(d)
+		out, err := st.g.Throw(d)
+		if err != nil {
+			panic(err)
+		}
+		typ := referee.EventThrow
+		switch {
+		case out.ThirdSix:
+			typ = referee.EventThirdSix
+		case out.Lost:
+			typ = referee.EventLost
+		}
+		return st.emit(referee.Event{Type: typ, Colour: c.String(), Throw: st.throw}, "")
+	default:
+		var ml engine.MoveList
+		p.LegalMoves(&ml)
+		m := ml.At(st.rng.IntN(ml.Len()))
+		throw := ph.String()
+		if _, err := st.g.Play(m); err != nil {
+			panic(err)
+		}
+		seq := st.emit(referee.Event{Type: referee.EventMove, Colour: c.String(), Throw: throw, Move: m.String()}, m.To.String())
+		if w, over := st.g.Pos.Winner(); over && st.g.Pos.Phase() == engine.PhaseEnd {
+			st.finish(w)
+		}
+		return seq
+	}
+}
+
+// infraction reports an infraction, as the referee does.
+func (st *simTable) infraction(rule, site, detail string) uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.emit(referee.Event{Type: referee.EventInfraction, Colour: st.g.Pos.Turn().String(), Rule: rule, Sites: []string{site}, Detail: detail}, site)
+}
+
+// finish publishes the result event and the signed result; the lock is
+// held.
+func (st *simTable) finish(w engine.Pair) {
+	st.emit(referee.Event{Type: referee.EventResult, Result: w.String()}, "")
+	var rec strings.Builder
+	_, _ = st.g.WriteTo(&rec)
+	r := broadcast.Result{Event: st.event, Table: st.table, Result: w.String(), Position: st.g.Pos.String(),
+		Players: st.players, Record: rec.String(), JournalHead: strings.Repeat("0", 64), Time: time.Now().UTC()}
+	r.Sign(st.key)
+	st.result = &r
+	_ = st.pub.Result(r)
+}
+
+// playToEnd plays games out until one ends with a winning pair (a game
+// may end level, RULES.md §9).
+func (st *simTable) playToEnd() {
+	for range 20 {
+		for st.step() != 0 {
+		}
+		if st.Result() != nil {
+			return
+		}
+		st.newGame(st.players, engine.Yellow)
+	}
+}
+
+// Result returns the table's current result.
+func (st *simTable) Result() *broadcast.Result {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.result
+}
+
+// serve answers the judges' commands until ctx is done.
+func (st *simTable) serve(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case req := <-st.pub.Commands():
+			c := req.Command
+			switch c.Type {
+			case broadcast.CmdCertify, broadcast.CmdReject:
+				st.mu.Lock()
+				r := st.result
+				if r == nil {
+					st.mu.Unlock()
+					_ = req.Answer(0, fmt.Errorf("no result"))
+					continue
+				}
+				if r.Certification != nil {
+					st.mu.Unlock()
+					_ = req.Answer(0, fmt.Errorf("result already has a verdict"))
+					continue
+				}
+				nr := *r
+				nr.Certification = c.Certification
+				st.result = &nr
+				st.mu.Unlock()
+				_ = st.pub.Result(nr)
+				_ = req.Answer(0, nil)
+			case broadcast.CmdCorrect:
+				p, err := engine.ParsePPN(c.Position)
+				if err != nil {
+					_ = req.Answer(0, err)
+					continue
+				}
+				st.mu.Lock()
+				st.g = engine.NewGame(p)
+				seq := st.emit(referee.Event{Type: referee.EventCorrection, Detail: "set by " + c.Judge}, "")
+				st.mu.Unlock()
+				_ = req.Answer(seq, nil)
+			case broadcast.CmdNewGame:
+				starter, _ := engine.ParseColour(c.Starter)
+				_ = req.Answer(st.newGame(c.Players, starter), nil)
+			}
+		}
+	}
+}
+
+// startDashboard runs a dashboard on a free port against the broker.
+func startDashboard(t testing.TB, ctx context.Context, brokerURL string, opts Opts) *Server {
+	t.Helper()
+	opts.Broker = brokerURL
+	if opts.Username == "" {
+		opts.Username, opts.Password = testDashUser, testPassword
+	}
+	if opts.Logger == nil {
+		opts.Logger = quietLog()
+	}
+	srv, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); _ = srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { <-done })
+	return srv
+}

@@ -1,0 +1,309 @@
+package judges
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/referee"
+)
+
+// Entry is one line of a table's feed: an event, or a note that events
+// were missed.
+type Entry struct {
+	referee.Event
+	// Gap, when not zero, says that events Seq…Gap were never received;
+	// the Event fields are then unset but Seq.
+	Gap uint64 `json:"gap,omitempty"`
+}
+
+// Table is what the dashboard knows of one table. The Store hands out
+// copies, so a Table may be read without locks.
+type Table struct {
+	Event string `json:"event"`
+	Table string `json:"table"`
+	// Status is "online", "offline" or "" when no status was received.
+	Status   string            `json:"status"`
+	Versions map[string]string `json:"versions,omitempty"`
+	// State is the last state received, if any.
+	State *broadcast.State `json:"state,omitempty"`
+	// Position is the newest position known, from the state or a later
+	// event; PositionSeq the number of the event it follows.
+	Position    string `json:"position"`
+	PositionSeq uint64 `json:"position_seq"`
+	// LastSeq is the highest event number seen (or announced by a state).
+	LastSeq uint64 `json:"last_seq"`
+	// LastThrow is the newest throw, from the state or a later event.
+	LastThrow string `json:"last_throw,omitempty"`
+	// Feed holds the newest events, oldest first.
+	Feed []Entry `json:"feed"`
+	// Result is the retained result, if any.
+	Result *broadcast.Result `json:"result,omitempty"`
+	// Updated is when anything about the table last arrived.
+	Updated time.Time `json:"updated"`
+}
+
+// ID returns the table's identifier on the dashboard: "event/table".
+func (t *Table) ID() string { return t.Event + "/" + t.Table }
+
+// Pos parses the table's position, or returns nil when it has none or it
+// does not parse.
+func (t *Table) Pos() *engine.Position {
+	if t.Position == "" {
+		return nil
+	}
+	p, err := engine.ParsePPN(t.Position)
+	if err != nil {
+		return nil
+	}
+	return &p
+}
+
+// Pending reports whether the table has a result awaiting a judge.
+func (t *Table) Pending() bool { return t.Result != nil && t.Result.Certification == nil }
+
+// Offline reports whether the table's status says offline.
+func (t *Table) Offline() bool { return t.Status == "offline" }
+
+// Infractions counts the infractions in the feed.
+func (t *Table) Infractions() int {
+	n := 0
+	for _, e := range t.Feed {
+		if e.Type == referee.EventInfraction {
+			n++
+		}
+	}
+	return n
+}
+
+// Change says what a message changed, for the pages that show it.
+type Change struct {
+	ID string
+	// Event is set when the change is a new event (or a gap before it).
+	Event *Entry
+	// Seq is the newest event number of the table after the change.
+	Seq uint64
+	// Result is set when the table's result changed.
+	Result bool
+}
+
+// Store holds every table seen on the feed. It is safe for concurrent use.
+type Store struct {
+	mu      sync.Mutex
+	tables  map[string]*Table
+	history int
+	now     func() time.Time
+}
+
+// NewStore returns a store keeping at most history events per table.
+func NewStore(history int) *Store {
+	if history <= 0 {
+		history = DefaultHistory
+	}
+	return &Store{tables: map[string]*Table{}, history: history, now: time.Now}
+}
+
+// topicParts splits parchis/v1/<event>/<table>/<rest>.
+func topicParts(topic string) (event, table, rest string, ok bool) {
+	s, ok := strings.CutPrefix(topic, "parchis/"+broadcast.Version+"/")
+	if !ok {
+		return "", "", "", false
+	}
+	parts := strings.SplitN(s, "/", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		return "", "", "", false
+	}
+	return parts[0], parts[1], parts[2], true
+}
+
+// Apply takes one message of the live feed and returns what changed; ok
+// is false when the message changed nothing the dashboard shows
+// (commands, replies, duplicates, unknown topics). A message that does
+// not parse is an error.
+func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
+	event, table, rest, ok := topicParts(topic)
+	if !ok {
+		return Change{}, false, nil
+	}
+	switch rest {
+	case broadcast.TopicStatus, broadcast.TopicState, broadcast.TopicEvents, broadcast.TopicResult:
+	default:
+		return Change{}, false, nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	id := event + "/" + table
+	t := st.tables[id]
+	if t == nil {
+		t = &Table{Event: event, Table: table}
+		st.tables[id] = t
+	}
+	ch := Change{ID: id}
+	switch rest {
+	case broadcast.TopicStatus:
+		if len(payload) == 0 {
+			t.Status = ""
+			break
+		}
+		var s broadcast.Status
+		if err := json.Unmarshal(payload, &s); err != nil {
+			return ch, false, fmt.Errorf("%s: bad status: %w", topic, err)
+		}
+		t.Status, t.Versions = s.Status, s.Versions
+	case broadcast.TopicState:
+		if len(payload) == 0 {
+			t.State = nil
+			break
+		}
+		var s broadcast.State
+		if err := json.Unmarshal(payload, &s); err != nil {
+			return ch, false, fmt.Errorf("%s: bad state: %w", topic, err)
+		}
+		t.State = &s
+		if s.Seq < t.PositionSeq && s.Seq <= 1 {
+			// A new game, numbered from the start again.
+			t.Feed, t.LastSeq, t.PositionSeq = nil, 0, 0
+		}
+		if s.Seq >= t.PositionSeq || t.Position == "" {
+			t.Position, t.PositionSeq = s.Position, s.Seq
+			t.LastThrow = s.LastThrow
+		}
+		if len(t.Feed) == 0 {
+			// Nothing seen yet: the state's number is where the feed starts.
+			t.LastSeq = s.Seq
+		}
+	case broadcast.TopicEvents:
+		var e referee.Event
+		if err := json.Unmarshal(payload, &e); err != nil {
+			return ch, false, fmt.Errorf("%s: bad event: %w", topic, err)
+		}
+		entry, fresh := st.addEvent(t, e)
+		if !fresh {
+			return ch, false, nil
+		}
+		ch.Event = entry
+	case broadcast.TopicResult:
+		ch.Result = true
+		if len(payload) == 0 {
+			t.Result = nil
+			break
+		}
+		var r broadcast.Result
+		if err := json.Unmarshal(payload, &r); err != nil {
+			return ch, false, fmt.Errorf("%s: bad result: %w", topic, err)
+		}
+		t.Result = &r
+	}
+	t.Updated = st.now()
+	ch.Seq = t.LastSeq
+	return ch, true, nil
+}
+
+// addEvent adds e to t's feed unless it is a duplicate, noting a gap when
+// events are missing before it.
+func (st *Store) addEvent(t *Table, e referee.Event) (*Entry, bool) {
+	if e.Type == referee.EventStart && e.Seq <= 1 {
+		// A new game: numbering starts again.
+		t.Feed, t.LastSeq, t.PositionSeq = nil, 0, 0
+	}
+	if i, found := slices.BinarySearchFunc(t.Feed, e.Seq, func(x Entry, seq uint64) int {
+		return cmpUint(x.Seq, seq)
+	}); found && t.Feed[i].Gap == 0 {
+		return nil, false
+	}
+	if e.Seq <= t.LastSeq && len(t.Feed) > 0 && e.Seq < t.Feed[0].Seq {
+		return nil, false // older than anything kept
+	}
+	if t.LastSeq > 0 && e.Seq > t.LastSeq+1 {
+		t.Feed = append(t.Feed, Entry{Event: referee.Event{Seq: t.LastSeq + 1}, Gap: e.Seq - 1})
+	}
+	entry := Entry{Event: e}
+	if e.Seq > t.LastSeq || len(t.Feed) == 0 {
+		t.Feed = append(t.Feed, entry)
+	} else {
+		// A late event filling (part of) a gap: insert it in order.
+		i, _ := slices.BinarySearchFunc(t.Feed, e.Seq, func(x Entry, seq uint64) int { return cmpUint(x.Seq, seq) })
+		t.Feed = slices.Insert(t.Feed, i, entry)
+	}
+	if over := len(t.Feed) - st.history; over > 0 {
+		t.Feed = slices.Delete(t.Feed, 0, over)
+	}
+	t.LastSeq = max(t.LastSeq, e.Seq)
+	if e.Seq >= t.PositionSeq && e.Position != "" {
+		t.Position, t.PositionSeq = e.Position, e.Seq
+	}
+	if e.Type == referee.EventThrow && e.Seq >= t.PositionSeq {
+		t.LastThrow = e.Throw
+	}
+	return &entry, true
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Get returns a copy of one table.
+func (st *Store) Get(id string) (*Table, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	t, ok := st.tables[id]
+	if !ok {
+		return nil, false
+	}
+	return t.clone(), true
+}
+
+// All returns copies of every table, sorted by event and then table
+// number (numerically when both are numbers).
+func (st *Store) All() []*Table {
+	st.mu.Lock()
+	out := make([]*Table, 0, len(st.tables))
+	for _, t := range st.tables {
+		out = append(out, t.clone())
+	}
+	st.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Event != b.Event {
+			return a.Event < b.Event
+		}
+		return lessName(a.Table, b.Table)
+	})
+	return out
+}
+
+// lessName orders table names, numbers by value.
+func lessName(a, b string) bool {
+	if len(a) != len(b) && isDigits(a) && isDigits(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// clone copies a table deeply enough that the store may change on.
+func (t *Table) clone() *Table {
+	c := *t
+	c.Feed = slices.Clone(t.Feed)
+	return &c
+}
