@@ -186,7 +186,3 @@ func testFrames(t *testing.T, source string) {
 		t.Errorf("%s: multi recognised on %.2f%% < 95%%", source, 100*big.Rate("multi"))
 	}
 }
-
-func TestMain(m *testing.M) {
-	os.Exit(m.Run())
-}

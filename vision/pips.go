@@ -375,8 +375,6 @@ func ringCheck(pl plane, mx, my, A, B, ux, uy, in float64, dark bool) (float64, 
 		sum += v
 	}
 	ring := sum / float64(hi-lo)
-	lo, hi = 0, 0
-	_ = sum
 	con := ring - in
 	if !dark {
 		con = -con

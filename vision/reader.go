@@ -37,11 +37,14 @@ type Opts struct {
 var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 
 // ObliqueOpts returns o set for a camera that sees the dice from the side
-// (up to about 50° from vertical): side faces are visible and the top face
-// is foreshortened. Dice on an edge cannot be told from flat ones then.
+// (up to about 50° from vertical, photo upright): side faces are visible, the
+// top face is the highest face of the die and
+// is foreshortened; a face tilted over 50° or a reading under 0.75 confidence
+// is answered Unsure. Dice on an edge cannot be told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
-	o.MaxTilt = 62
+	o.MaxTilt = 50
+	o.MinConfidence = max(o.MinConfidence, 0.75)
 	return o
 }
 
@@ -369,6 +372,10 @@ func (rd *Reader) decide(faces []face) Result {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 	}
 	f := &faces[best]
+	if f.tilt > rd.opts.MaxTilt && rd.opts.Oblique {
+		// from the side, a steep face may be a side face: do not guess
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	if f.tilt > rd.opts.MaxTilt {
 		return Result{Answer: Edge, Confidence: clamp01(0.5 + (f.tilt-rd.opts.MaxTilt)/30), Box: box, Tilt: f.tilt}
 	}
