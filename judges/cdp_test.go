@@ -276,7 +276,7 @@ func startBrowser(t *testing.T, ctx context.Context, startURL string) *browser {
 	cmd := exec.CommandContext(ctx, bin,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1280,1000",
+		"--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1280,1000", "--lang=es", "--accept-lang=es-ES,es",
 		"--user-data-dir="+dir, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
 		startURL)
 	stderr, err := cmd.StderrPipe()
@@ -381,7 +381,7 @@ func (b *browser) screenshot(ctx context.Context, t *testing.T, path string) {
 	var r struct {
 		Data string `json:"data"`
 	}
-	if err := b.page.call(ctx, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true}, &r); err != nil {
+	if err := b.page.call(ctx, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": false}, &r); err != nil {
 		t.Fatal(err)
 	}
 	png, err := base64.StdEncoding.DecodeString(r.Data)

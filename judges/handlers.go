@@ -33,7 +33,6 @@ func (s *Server) routes() *http.ServeMux {
 // page is the data every page's head needs.
 type page struct {
 	Lang, Title       string
-	Stream            string
 	Judge, CSRF       string
 	Flash             string
 	FlashOK           bool

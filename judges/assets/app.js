@@ -64,10 +64,13 @@
     if (detail && m.result) {
       var r = document.getElementById("result");
       if (r) r.replaceWith(fromHTML(m.result));
-      // The judge's forms depend on the verdict: show the current ones.
-      var f = document.getElementById("certify-form");
-      if (f && m.result.indexOf("v-pending") < 0) location.reload();
-      if (!f && m.result.indexOf("v-pending") >= 0 && document.getElementById("correct-form")) location.reload();
+      // A verdict is given: its forms are done with.
+      if (m.result.indexOf("v-pending") < 0) {
+        ["certify-form", "reject-form"].forEach(function (id) {
+          var f = document.getElementById(id);
+          if (f) f.remove();
+        });
+      }
     }
     counts();
   }
@@ -76,12 +79,14 @@
   var es = new EventSource(url);
   es.addEventListener("hello", function () {
     if (live) live.classList.remove("down");
+    body.setAttribute("data-stream", "open");
     // After a drop the page may have missed changes: load it afresh.
     if (dropped) location.reload();
   });
   es.addEventListener("table", onTable);
   es.onerror = function () {
     dropped = true;
+    body.setAttribute("data-stream", "closed");
     if (live) live.classList.add("down");
   };
   body.setAttribute("data-js", "on");
