@@ -42,6 +42,7 @@ func commands() []command {
 		{"throw", "apply a throw to a position", runThrow},
 		{"replay", "check a game record and print its end", runReplay},
 		{"selfplay", "play random games and report speed and endings", runSelfPlay},
+		{"verify", "check a result's signatures and record", runVerify},
 	}
 }
 

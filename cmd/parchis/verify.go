@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/engine"
+)
+
+// runVerify checks a certified result: the table's signature, the judge's
+// signature, and that the game record replays to the result.
+func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("verify", "[-judges FILE] [-table-key KEY] RESULT.json [RECORD]",
+		"Checks a result published by a table (docs/feed.md): the record's hash, the\n"+
+			"table's signature, the judge's certification or rejection when there is one,\n"+
+			"and that the record replays with the rules to the result's position and\n"+
+			"winner. The record is the one inside the result, or RECORD, whose hash must\n"+
+			"then match too. RESULT.json may be - for standard input. Every check is\n"+
+			"printed; exit 1 when one fails, 2 when a file cannot be read.",
+		"  parchis verify -judges judges.json result.json game.txt\n"+
+			"  ok   record hash of game.txt 3b1f…9c0e\n"+
+			"  ok   record hash 3b1f…9c0e and table signature (key q8Hn…Vw=)\n"+
+			"  ok   record replays to the result: YR, - Y end 0 - Y\n"+
+			"  ok   certified by Ana (key in judges.json)\n"+
+			"  verified", stderr)
+	judgesFile := fs.String("judges", "", "JSON file of trusted judges' keys, {\"name\": \"base64 key\", …}")
+	tableKey := fs.String("table-key", "", "the table's public key (base64) the result must be signed with")
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fmt.Fprintln(stderr, "parchis verify: want RESULT.json and an optional RECORD")
+		return exitUsage
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "parchis verify: "+format+"\n", a...)
+		return exitUsage
+	}
+	raw, err := readArg(fs.Arg(0), stdin)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var res broadcast.Result
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&res); err != nil {
+		return fail("%s: not a result: %v", fs.Arg(0), err)
+	}
+	var judges broadcast.Judges
+	if *judgesFile != "" {
+		b, err := os.ReadFile(*judgesFile)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if err := json.Unmarshal(b, &judges); err != nil {
+			return fail("%s: %v", *judgesFile, err)
+		}
+	}
+
+	failed := 0
+	check := func(err error, ok string) {
+		if err != nil {
+			failed++
+			fmt.Fprintf(stdout, "FAIL %v\n", err)
+			return
+		}
+		fmt.Fprintf(stdout, "ok   %s\n", ok)
+	}
+
+	record := []byte(res.Record)
+	if fs.NArg() == 2 {
+		if record, err = os.ReadFile(fs.Arg(1)); err != nil {
+			return fail("%v", err)
+		}
+		h := certify.RecordHash(record)
+		var err error
+		if h != res.RecordSHA256 {
+			err = fmt.Errorf("record hash: %s hashes to %s, the result says %s", fs.Arg(1), h, res.RecordSHA256)
+		}
+		check(err, "record hash of "+fs.Arg(1)+" "+h)
+	}
+	if len(record) == 0 {
+		check(fmt.Errorf("record: the result carries none; give RECORD"), "")
+	}
+
+	err = res.Verify()
+	if err == nil && *tableKey != "" && res.TableKey != *tableKey {
+		err = fmt.Errorf("table signature: made with key %s, want %s", res.TableKey, *tableKey)
+	}
+	what := "table signature (key " + res.TableKey + ")"
+	if res.Record != "" {
+		what = "record hash " + res.RecordSHA256 + " and " + what
+	}
+	check(err, what)
+
+	if len(record) > 0 {
+		check(replaysTo(record, &res), fmt.Sprintf("record replays to the result: %s, %s", res.Result, res.Position))
+	}
+
+	if c := res.Certification; c != nil {
+		err := res.VerifyCertification(c, judges)
+		how := "key not checked: no -judges file"
+		if judges != nil {
+			how = "key in " + *judgesFile
+		}
+		check(err, fmt.Sprintf("%s by %s (%s)", c.Verdict, c.Judge, how))
+		if err == nil && c.Verdict == broadcast.VerdictRejected {
+			fmt.Fprintf(stdout, "note the judge rejected the result: %s\n", c.Reason)
+		}
+	} else {
+		fmt.Fprintln(stdout, "note no judge has certified or rejected the result")
+	}
+
+	if failed > 0 {
+		fmt.Fprintf(stdout, "NOT VERIFIED: %d check(s) failed\n", failed)
+		return exitRule
+	}
+	fmt.Fprintln(stdout, "verified")
+	return exitOK
+}
+
+// replaysTo replays a record and compares its end with the result.
+func replaysTo(record []byte, res *broadcast.Result) error {
+	g, err := engine.ReadRecord(bytes.NewReader(record))
+	if err != nil {
+		return fmt.Errorf("record does not replay: %w", err)
+	}
+	w, ok := g.Pos.Winner()
+	switch {
+	case !ok:
+		return fmt.Errorf("record replays to an unfinished game (%s), the result says %s", g.Pos.String(), res.Result)
+	case w.String() != res.Result:
+		return fmt.Errorf("record replays to a win of %s, the result says %s", w, res.Result)
+	case g.Pos.String() != res.Position:
+		return fmt.Errorf("record replays to position %s, the result says %s", g.Pos.String(), res.Position)
+	}
+	return nil
+}
+
+// readArg reads a named file, or standard input for "-".
+func readArg(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	mrand "math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/engine"
+)
+
+// playedRecord plays a random game to its end and returns its record.
+func playedRecord(t *testing.T, seed uint64) ([]byte, *engine.Game) {
+	t.Helper()
+	rng := mrand.New(mrand.NewPCG(seed, seed))
+	g := engine.NewGame(engine.NewPosition(engine.Yellow),
+		engine.Tag{Key: "Event", Value: "club"}, engine.Tag{Key: "Date", Value: "2025.05.01"}, engine.Tag{Key: "Table", Value: "t1"},
+		engine.Tag{Key: "Yellow", Value: "Ana"}, engine.Tag{Key: "Blue", Value: "Bea"}, engine.Tag{Key: "Red", Value: "Rui"}, engine.Tag{Key: "Green", Value: "Gil"})
+	var ml engine.MoveList
+	for n := 0; g.Pos.Phase() != engine.PhaseEnd; n++ {
+		if n > engine.MaxGameActions {
+			t.Fatal("game did not end")
+		}
+		if g.Pos.Phase() == engine.PhaseThrow {
+			if _, err := g.Throw(1 + rng.IntN(6)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		g.Pos.LegalMoves(&ml)
+		if _, err := g.Play(ml.At(rng.IntN(ml.Len()))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b bytes.Buffer
+	g.WriteTo(&b)
+	return b.Bytes(), g
+}
+
+func key(t *testing.T) ed25519.PrivateKey {
+	_, k, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestVerify(t *testing.T) {
+	record, g := playedRecord(t, 7)
+	w, ok := g.Pos.Winner()
+	if !ok {
+		t.Skip("the random game ended without a winner")
+	}
+	tableKey, judgeKey := key(t), key(t)
+	res := broadcast.Result{Event: "club", Table: "t1", Result: w.String(), Position: g.Pos.String(),
+		Players: map[string]string{"Y": "Ana", "B": "Bea", "R": "Rui", "G": "Gil"},
+		Record:  string(record), JournalHead: certify.Hash{9}.String(), Time: time.Date(2025, 5, 1, 20, 0, 0, 0, time.UTC)}
+	res.Sign(tableKey)
+	c := res.Certify(judgeKey, broadcast.Certification{Verdict: broadcast.VerdictCertified, Judge: "Ana", Time: res.Time.Add(time.Minute)})
+	res.Certification = &c
+
+	dir := t.TempDir()
+	write := func(name string, v any) string {
+		p := filepath.Join(dir, name)
+		var b []byte
+		switch v := v.(type) {
+		case []byte:
+			b = v
+		default:
+			b, _ = json.Marshal(v)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	judges := write("judges.json", broadcast.Judges{"Ana": certify.PublicKeyString(judgeKey)})
+	otherJudges := write("other.json", broadcast.Judges{"Ana": certify.PublicKeyString(key(t))})
+	good := write("result.json", res)
+	recordFile := write("game.txt", record)
+	otherRecord, _ := playedRecord(t, 8)
+	otherRecordFile := write("other.txt", otherRecord)
+
+	changed := func(name string, f func(r *broadcast.Result)) string {
+		r := res
+		c := *res.Certification
+		r.Certification = &c
+		f(&r)
+		return write(name, r)
+	}
+	noRecord := changed("norecord.json", func(r *broadcast.Result) { r.Record = "" })
+	wrongWinner := changed("winner.json", func(r *broadcast.Result) {
+		r.Result = map[string]string{"YR": "BG", "BG": "YR"}[r.Result]
+		r.Sign(tableKey)
+		cc := r.Certify(judgeKey, *r.Certification)
+		r.Certification = &cc
+	})
+	forgedCert := changed("forged.json", func(r *broadcast.Result) { r.Certification.Judge = "Bea" })
+	resigned := changed("resigned.json", func(r *broadcast.Result) { r.Sign(key(t)) })
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout, or stderr for usage errors
+	}{
+		{"good with its record", []string{"-judges", judges, good}, 0, "verified"},
+		{"good with the record file", []string{"-judges", judges, good, recordFile}, 0, "ok   record hash of"},
+		{"good without judges", []string{good}, 0, "key not checked"},
+		{"table key required", []string{"-table-key", certify.PublicKeyString(tableKey), good}, 0, "verified"},
+		{"another table key", []string{"-table-key", certify.PublicKeyString(key(t)), good}, 1, "FAIL table signature: made with key"},
+		{"another record", []string{good, otherRecordFile}, 1, "FAIL record hash"},
+		{"result without record, record given", []string{noRecord, recordFile}, 0, "verified"},
+		{"result without record", []string{noRecord}, 1, "carries none"},
+		{"record replays to another winner", []string{"-judges", judges, wrongWinner}, 1, "FAIL record replays to a win of"},
+		{"certification altered", []string{forgedCert}, 1, "FAIL certification by \"Bea\""},
+		{"judge not trusted", []string{"-judges", otherJudges, good}, 1, "not among the trusted"},
+		{"signed by another table after certification", []string{resigned}, 1, "FAIL certification"},
+		{"no arguments", nil, 2, "want RESULT.json"},
+		{"unreadable", []string{filepath.Join(dir, "missing.json")}, 2, "no such file"},
+		{"not a result", []string{recordFile}, 2, "not a result"},
+		{"help", []string{"--help"}, 0, "example:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runVerify(tt.args, strings.NewReader(""), &stdout, &stderr)
+			out := stdout.String() + stderr.String()
+			if code != tt.code || !strings.Contains(out, tt.want) {
+				t.Errorf("exit %d, want %d with %q in:\n%s", code, tt.code, tt.want, out)
+			}
+		})
+	}
+
+	t.Run("stdin", func(t *testing.T) {
+		b, _ := os.ReadFile(good)
+		var stdout, stderr bytes.Buffer
+		if code := runVerify([]string{"-"}, bytes.NewReader(b), &stdout, &stderr); code != 0 {
+			t.Errorf("exit %d:\n%s%s", code, stdout.String(), stderr.String())
+		}
+	})
+}
