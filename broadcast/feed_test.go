@@ -368,3 +368,57 @@ func TestFeed_BrokerRestartWhilePublishing_PersistentSession(t *testing.T) {
 		assertInOrderOnce(t, sub.seqs(t), 30)
 	})
 }
+
+// TestFeed_WebSocket publishes through the embedded broker's WebSocket
+// listener to a subscriber on TCP.
+func TestFeed_WebSocket(t *testing.T) {
+	tb := &testBroker{addr: freeAddr(t), event: "club", table: "t1", tableUser: "table-t1", tablePass: "pw"}
+	ws := freeAddr(t)
+	h, _ := hashPassword(tb.tablePass, 1000)
+	b, err := NewBroker(BrokerOpts{TCPAddr: tb.addr, WSAddr: ws, AllowAnonymous: true, Logger: quietLogger(),
+		Users: []User{{Name: tb.tableUser, Password: h, Role: RoleTable, Event: tb.event, Table: tb.table}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sub := subscribe(t, tb, "test-ws-sub", Prefix(tb.event, tb.table)+TopicEvents, "", "")
+	p, err := New(Opts{Broker: "ws://" + ws, Username: tb.tableUser, Password: tb.tablePass, QueueDir: t.TempDir(),
+		Event: tb.event, Table: tb.table, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go p.Run(ctx)
+	for seq := uint64(1); seq <= 3; seq++ {
+		p.Event(testEvent(seq))
+	}
+	sub.waitFor(t, "3 events over WebSocket", func() bool { return len(sub.msg) >= 3 })
+	assertInOrderOnce(t, sub.seqs(t), 3)
+}
+
+func TestNew_BadOpts(t *testing.T) {
+	good := Opts{Broker: "tcp://127.0.0.1:1883", QueueDir: t.TempDir(), Event: "club", Table: "t1"}
+	tests := []struct {
+		name   string
+		change func(o *Opts)
+	}{
+		{"no broker", func(o *Opts) { o.Broker = "" }},
+		{"bad scheme", func(o *Opts) { o.Broker = "http://x:1" }},
+		{"no queue", func(o *Opts) { o.QueueDir = "" }},
+		{"wildcard table", func(o *Opts) { o.Table = "t+" }},
+		{"slash event", func(o *Opts) { o.Event = "a/b" }},
+		{"bad judge key", func(o *Opts) { o.Judges = Judges{"Ana": "short"} }},
+		{"cert without key", func(o *Opts) { o.TLS = TLSFiles{Cert: "c.pem"} }},
+	}
+	for _, tt := range tests {
+		o := good
+		tt.change(&o)
+		if p, err := New(o); err == nil {
+			p.Close()
+			t.Errorf("%s: accepted", tt.name)
+		}
+	}
+}
