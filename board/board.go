@@ -54,3 +54,18 @@ type Frame struct {
 	Sites [engine.NumSites]Light
 	Tray  [TrayLights]Light
 }
+
+// Expected returns what colour-aware sensors read when the pieces stand as
+// in pos.
+func Expected(pos *engine.Position) Snapshot {
+	var s Snapshot
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		for _, site := range pos.Pieces(c) {
+			r := &s.Sites[site]
+			r.Count++
+			r.Coloured = true
+			r.ByColour[c]++
+		}
+	}
+	return s
+}

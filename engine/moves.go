@@ -125,6 +125,21 @@ func exitVictim(c Colour, cl *cell) Colour {
 	return b
 }
 
+// Victim returns the colour of the piece that the side to move's move m
+// kills, and false when m kills nothing.
+func (p *Position) Victim(m Move) (Colour, bool) {
+	if !m.Kill || !m.To.Valid() {
+		return 0, false
+	}
+	switch cl := &p.cells[m.To]; cl.n {
+	case 1:
+		return cl.c[0], true
+	case 2:
+		return exitVictim(p.turn, cl), true
+	}
+	return 0, false
+}
+
 // pieceMoves adds to ml the moves of colour c's piece on from with count n,
 // following RULES.md §5.
 func (p *Position) pieceMoves(c Colour, from Site, n int, ml *MoveList) {
@@ -330,9 +345,9 @@ func (p *Position) explain(m Move, ml *MoveList) *RuleError {
 		return bad(RuleMustExit, "§4", "with a 5 and a piece at home, a piece must come out")
 	}
 	if p.phase == 6 {
-		return bad(RuleMustOpenBarrier, "§6", "with a 6, a piece must leave a barrier (%s)", ml)
+		return bad(RuleMustOpenBarrier, "§6", "with a 6, a piece must leave a barrier (%s)", ml.String())
 	}
-	return bad(RuleIllegalMove, "§5", "not a legal move (legal: %s)", ml)
+	return bad(RuleIllegalMove, "§5", "not a legal move (legal: %s)", ml.String())
 }
 
 // killMismatch explains a move written with - where it kills or with x

@@ -91,11 +91,7 @@ func (p *Position) PlayLegal(m Move) Outcome {
 		p.cells[m.From].removeColour(c)
 	}
 	to := &p.cells[m.To]
-	if m.Kill {
-		victim := to.c[0]
-		if to.n == 2 {
-			victim = exitVictim(c, to)
-		}
+	if victim, ok := p.Victim(m); ok {
 		p.sendHome(victim, m.To)
 		out.Killed, out.Victim = m.To, victim
 	}

@@ -6,19 +6,6 @@ import (
 	"github.com/parchis-table/parchis/hw"
 )
 
-// expect fills dst with what colour-aware sensors read for pos.
-func expect(pos *engine.Position, dst *board.Snapshot) {
-	*dst = board.Snapshot{}
-	for c := engine.Colour(0); c < engine.NumColours; c++ {
-		for _, s := range pos.Pieces(c) {
-			r := &dst.Sites[s]
-			r.Count++
-			r.Coloured = true
-			r.ByColour[c]++
-		}
-	}
-}
-
 // sense reduces an expected reading to what sensors with caps can tell.
 // A count of 0 or 1 is all presence-only sensors give.
 func sense(r board.Reading, caps hw.Caps) board.Reading {

@@ -115,6 +115,14 @@ func (r *Referee) Lights() *board.Frame { return &r.frame }
 // a mismatch is open.
 func (r *Referee) Mismatch() []engine.Site { return r.mismatch }
 
+// Touched returns the site of the touched piece that must be the one
+// played, or engine.NoSite.
+func (r *Referee) Touched() engine.Site { return r.touched }
+
+// Owed returns how many pieces the rules sent home still stand on the
+// board.
+func (r *Referee) Owed() int { return len(r.owed) }
+
 // LastThrow returns the last accepted throw ("1"…"6"), or "".
 func (r *Referee) LastThrow() string { return r.lastThrow }
 
@@ -221,7 +229,7 @@ func (r *Referee) onBoard() {
 	if r.amend != nil && r.tryAmend() {
 		return
 	}
-	expect(pos, &r.exp)
+	r.exp = board.Expected(pos)
 	if agree(&r.obs, &r.exp, r.opts.Caps) {
 		r.owed = r.owed[:0]
 		r.inHand, r.reported = engine.NoSite, ""
@@ -234,12 +242,14 @@ func (r *Referee) onBoard() {
 		return
 	}
 	if pos.Phase().IsDie() || pos.Phase().IsBonus() {
-		if r.tryMoves() {
+		if r.tryMoves() || r.killUnderway() {
 			return
 		}
-		if r.lifted() {
-			return
-		}
+	}
+	// A piece in hand is no fault in any phase: a piece on its way home,
+	// a partner's piece being taken home, a piece lifted and put back.
+	if r.lifted() {
+		return
 	}
 	r.illegal()
 }
@@ -298,7 +308,7 @@ func (r *Referee) tryMoves() bool {
 		for _, m := range ml.Moves() {
 			after := *pos
 			out := after.PlayLegal(m)
-			expect(&after, &r.scratch)
+			r.scratch = board.Expected(&after)
 			if pass == 1 {
 				if !m.Kill {
 					continue
@@ -374,7 +384,7 @@ func (r *Referee) tryAmend() bool {
 	a := r.amend
 	after := a.before.Pos
 	after.PlayLegal(a.kill)
-	expect(&after, &r.scratch)
+	r.scratch = board.Expected(&after)
 	if !agree(&r.obs, &r.scratch, r.opts.Caps) {
 		return false
 	}
@@ -391,6 +401,44 @@ func (r *Referee) tryAmend() bool {
 	r.afterAction(c, out)
 	r.checkBoard()
 	return true
+}
+
+// killUnderway recognises a kill made in the other order: the victim
+// already taken home, the killing piece still in its place or in hand.
+func (r *Referee) killUnderway() bool {
+	pos := &r.game.Pos
+	var ml engine.MoveList
+	pos.LegalMoves(&ml)
+	for _, m := range ml.Moves() {
+		victim, ok := pos.Victim(m)
+		if !ok {
+			continue
+		}
+		// The victim at home, where the game has it only after the move.
+		r.scratch = r.exp
+		v, h := &r.scratch.Sites[m.To], &r.scratch.Sites[engine.HomeSite(victim)]
+		v.Count--
+		v.ByColour[victim]--
+		h.Count++
+		h.ByColour[victim]++
+		if agree(&r.obs, &r.scratch, r.opts.Caps) {
+			r.inHand = engine.NoSite
+			r.resolve()
+			return true
+		}
+		f := &r.scratch.Sites[m.From]
+		f.Count--
+		f.ByColour[pos.Turn()]--
+		if agree(&r.obs, &r.scratch, r.opts.Caps) {
+			r.inHand = m.From
+			if r.touched == engine.NoSite {
+				r.touched = m.From
+			}
+			r.resolve()
+			return true
+		}
+	}
+	return false
 }
 
 // lifted recognises a piece in the player's hand: one piece missing from a
@@ -574,7 +622,7 @@ func equalSites(a, b []engine.Site) bool {
 // checkBoard compares the last snapshot with the game after a change of
 // position, opening or closing a mismatch.
 func (r *Referee) checkBoard() {
-	expect(&r.game.Pos, &r.exp)
+	r.exp = board.Expected(&r.game.Pos)
 	if !r.haveObs {
 		r.obs = r.exp
 	}
@@ -640,7 +688,7 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 			Detail: fmt.Sprintf("the bonus %s is still to be played: this throw does not count", pos.Phase())})
 		return
 	}
-	expect(pos, &r.exp)
+	r.exp = board.Expected(pos)
 	if !agree(&r.obs, &r.exp, r.opts.Caps) {
 		if r.owedOnly() {
 			o := r.owed[0]

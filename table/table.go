@@ -181,17 +181,9 @@ func (t *Table) Runner() *tablescript.Runner { return t.run }
 // to the sinks. The note, when not empty, is journaled with the input
 // (a script's line number, to resume a script).
 func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
-	if t.journal != nil {
-		t.buf.Reset()
-		if note != "" {
-			t.buf.WriteString("# " + note + "\n")
-		}
-		t.buf.WriteString(tablescript.FormatInput(in))
-		if err := t.journal.Append(t.buf.Bytes(), false); err != nil {
-			return nil, err
-		}
+	if err := t.journalRecord(note, tablescript.FormatInput(in), false); err != nil {
+		return nil, err
 	}
-	t.note = note
 	events := t.run.Referee.Handle(in)
 	if t.journal != nil && (mustSync(in, events)) {
 		if err := t.journal.Sync(); err != nil {
@@ -215,8 +207,12 @@ func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
 // pieces, the referee is also shown the board.
 func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) {
 	in, ok, err := t.run.Input(st)
-	if err != nil || !ok {
+	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		// A set-up line: journal it, so that a replay sets up the same.
+		return nil, t.journalRecord(note, tablescript.FormatSetup(st), false)
 	}
 	events, err := t.Handle(in, note)
 	if err != nil {
@@ -253,6 +249,21 @@ func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) erro
 		}
 	}
 	return sc.Err()
+}
+
+// journalRecord appends one record: the note as a comment, then the
+// script lines.
+func (t *Table) journalRecord(note, lines string, sync bool) error {
+	t.note = note
+	if t.journal == nil {
+		return nil
+	}
+	t.buf.Reset()
+	if note != "" {
+		t.buf.WriteString("# " + note + "\n")
+	}
+	t.buf.WriteString(lines)
+	return t.journal.Append(t.buf.Bytes(), sync)
 }
 
 // mustSync tells which inputs are fsynced at once: every accepted throw,

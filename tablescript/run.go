@@ -81,17 +81,7 @@ func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
 }
 
 // setBoard puts the pieces as in pos: a game starts with the board right.
-func (r *Runner) setBoard(pos engine.Position) {
-	r.board = board.Snapshot{}
-	for c := engine.Colour(0); c < engine.NumColours; c++ {
-		for _, s := range pos.Pieces(c) {
-			rd := &r.board.Sites[s]
-			rd.Count++
-			rd.Coloured = true
-			rd.ByColour[c]++
-		}
-	}
-}
+func (r *Runner) setBoard(pos engine.Position) { r.board = board.Expected(&pos) }
 
 func (r *Runner) liftOrPlace(st Step) error {
 	rd := &r.board.Sites[st.Site]

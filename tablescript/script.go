@@ -338,20 +338,43 @@ func FormatBoard(snap *board.Snapshot) string {
 	return b.String()
 }
 
+// FormatSetup writes a set-up step (players, sensors, seq) as a line.
+func FormatSetup(st Step) string {
+	switch st.Verb {
+	case VerbPlayers:
+		return playersLine(st.Names)
+	case VerbSensors:
+		switch {
+		case st.Caps.Colours:
+			return "sensors colours"
+		case st.Caps.Counts:
+			return "sensors counts"
+		}
+		return "sensors presence"
+	case VerbSeq:
+		return "seq " + strconv.FormatUint(st.Seq, 10)
+	}
+	return "# not a set-up step: " + string(st.Verb)
+}
+
+func playersLine(names [engine.NumColours]string) string {
+	line := "players"
+	for _, n := range names {
+		if n = strings.Join(strings.Fields(n), "_"); n == "" {
+			n = "-"
+		}
+		line += " " + n
+	}
+	return line
+}
+
 // FormatInput writes a referee input as a script line that parses back to
 // the same input (with "players" and "sensors" lines set separately).
 func FormatInput(in referee.Input) string {
 	at := "at " + formatSeconds(in.At.Sub(Epoch)) + " "
 	players := ""
 	if in.Players != ([engine.NumColours]string{}) {
-		players = "players"
-		for _, n := range in.Players {
-			if n = strings.Join(strings.Fields(n), "_"); n == "" {
-				n = "-"
-			}
-			players += " " + n
-		}
-		players += "\n"
+		players = playersLine(in.Players) + "\n"
 	}
 	by := ""
 	if in.Judge != "" {

@@ -1,0 +1,161 @@
+package simtable
+
+import (
+	"time"
+
+	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/hw/sim"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/vision"
+)
+
+// Opts configures a simulated table.
+type Opts struct {
+	// Seed makes the players' throws and choices repeatable.
+	Seed uint64
+	// Mistakes gives each kind of mistake's rate per action (0…1).
+	Mistakes map[string]float64
+	// Pace is the time between two physical actions of the players.
+	Pace time.Duration
+	// Frame is the time between two camera frames (and sensor scans).
+	Frame time.Duration
+	// Camera configures the synthetic camera.
+	Camera CameraOpts
+	// Debounce configures the sensors' debouncing.
+	Debounce hw.DebounceOpts
+	// Epoch is the time the simulation's clock starts at.
+	Epoch time.Time
+}
+
+// DefaultOpts play at a human pace, with 25 frames a second.
+var DefaultOpts = Opts{
+	Seed: 1, Pace: 400 * time.Millisecond, Frame: 40 * time.Millisecond, Camera: DefaultCameraOpts,
+	Debounce: hw.DebounceOpts{Integrate: 2, Settle: 80 * time.Millisecond},
+	Epoch:    time.Unix(0, 0).UTC(),
+}
+
+// Driver runs a simulated table: at each tick it lets the players act,
+// scans the simulated board through the debouncer, shows the camera's frame
+// to the die watcher, and hands what they report to the table, exactly as
+// the daemon does with real sensors and a real camera. Time is given to
+// Tick, so a test runs games as fast as the machine goes and the daemon
+// runs them in real time.
+type Driver struct {
+	Table   *table.Table
+	Board   *sim.Board
+	Camera  *Camera
+	Players *Players
+
+	opts     Opts
+	deb      *hw.Debouncer
+	watch    *vision.Watcher
+	raw      board.Snapshot
+	now      time.Duration
+	nextAct  time.Duration
+	games    int
+	lastSeen string
+}
+
+// NewDriver returns a driver for t, whose referee reads colour-aware
+// sensors.
+func NewDriver(t *table.Table, opts Opts) *Driver {
+	b := sim.NewBoard(&sim.BoardOpts{})
+	cam := NewCamera(opts.Camera)
+	d := &Driver{
+		Table: t, Board: b, Camera: cam,
+		Players: NewPlayers(b, cam, opts.Seed, opts.Mistakes),
+		opts:    opts,
+	}
+	ro := vision.DefaultOpts
+	ro.DieSize = opts.Camera.DieSize
+	d.watch = vision.NewWatcher(vision.NewReader(&ro), nil)
+	start := board.Expected(&engine.Position{})
+	d.deb = hw.NewDebouncer(&start, opts.Debounce)
+	return d
+}
+
+// Now returns the simulation's clock.
+func (d *Driver) Now() time.Duration { return d.now }
+
+// Start puts every piece home and starts a game with starter.
+func (d *Driver) Start(starter engine.Colour, players [engine.NumColours]string) ([]referee.Event, error) {
+	pos := engine.NewPosition(starter)
+	d.Board.SetAll(ptr(board.Expected(&pos)))
+	d.raw = d.Board.Pieces()
+	d.deb = hw.NewDebouncer(&d.raw, d.opts.Debounce)
+	events, err := d.Table.Handle(referee.Input{At: d.at(), Kind: referee.InputStart, Starter: starter, Players: players}, "")
+	if err != nil {
+		return events, err
+	}
+	events = append([]referee.Event(nil), events...)
+	more, err := d.Table.Handle(referee.Input{At: d.at(), Kind: referee.InputBoard, Board: d.raw}, "")
+	return append(events, more...), err
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (d *Driver) at() time.Time { return d.opts.Epoch.Add(d.now) }
+
+// Tick advances the simulation by one frame: the players act when their
+// pace allows, the board is scanned and debounced, the camera's frame is
+// watched, and every stable change and throw goes to the table. It returns
+// the events of this frame.
+func (d *Driver) Tick() ([]referee.Event, error) {
+	d.now += d.opts.Frame
+	var events []referee.Event
+	r := d.Table.Referee()
+	if d.now >= d.nextAct {
+		d.nextAct = d.now + d.opts.Pace
+		v := View{Pos: r.Position(), Mismatch: r.Mismatch() != nil, Touched: r.Touched()}
+		if _, err := d.Players.Act(d.now, v); err != nil {
+			return nil, err
+		}
+	}
+	d.raw = d.Board.Pieces()
+	if d.deb.Feed(d.at(), &d.raw) {
+		ev, err := d.Table.Handle(referee.Input{At: d.at(), Kind: referee.InputBoard, Board: *d.deb.Stable()}, "")
+		events = append(events, ev...)
+		if err != nil {
+			return events, err
+		}
+	}
+	for _, e := range d.watch.Feed(d.Camera.Frame(d.now), d.now) {
+		in := ThrowInput(e)
+		in.At = d.at()
+		ev, err := d.Table.Handle(in, "")
+		events = append(events, ev...)
+		if err != nil {
+			return events, err
+		}
+	}
+	for _, e := range events {
+		if e.Type == referee.EventThrow && len(e.Throw) == 1 {
+			d.Players.Thrown(int(e.Throw[0] - '0'))
+		}
+	}
+	return events, nil
+}
+
+// ThrowInput turns a die watcher's report into the referee's input (the
+// caller sets its time).
+func ThrowInput(e vision.Event) referee.Input {
+	in := referee.Input{Kind: referee.InputThrow}
+	switch {
+	case e.Kind == vision.Suspicious:
+		in.Throw = referee.ThrowSuspicious
+	case e.Result.Answer == vision.Value:
+		in.Throw, in.Value = referee.ThrowValue, e.Result.Value
+	case e.Result.Answer == vision.Edge:
+		in.Throw = referee.ThrowEdge
+	case e.Result.Answer == vision.None:
+		in.Throw = referee.ThrowNone
+	case e.Result.Answer == vision.Multi:
+		in.Throw = referee.ThrowMulti
+	default:
+		in.Throw = referee.ThrowUnsure
+	}
+	return in
+}

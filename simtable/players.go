@@ -1,0 +1,214 @@
+// Package simtable is the simulated table: four simulated players who throw
+// a die under a synthetic camera and move pieces on the in-memory board
+// (hw/sim), mostly legally and with mistakes at configured rates, and a
+// driver that runs them through the same sensor debouncing, die
+// recogniser, journal and referee as a real table. It lets the whole
+// daemon run on any machine, and tests run whole games through the real
+// pipeline.
+package simtable
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/hw/sim"
+)
+
+// Mistakes a simulated player makes, with their rates per action.
+const (
+	MistakeTouched    = "touched-piece" // lifts one movable piece, then plays another
+	MistakeWrongCount = "wrong-count"   // moves a piece one square too far
+	MistakeKillLeft   = "kill-not-done" // throws before taking the killed piece home
+	MistakeEarlyThrow = "early-throw"   // throws before playing the last throw
+	MistakeEdge       = "edge"          // the die lands on its edge
+)
+
+// View is what the players see of the table: the game as the referee has
+// it and what the lights tell.
+type View struct {
+	Pos engine.Position
+	// Mismatch is set while the board disagrees with the game.
+	Mismatch bool
+	// Touched is the piece that must be played, or engine.NoSite.
+	Touched engine.Site
+}
+
+// step is one physical action: a piece lifted from or put on a site.
+type step struct {
+	lift   bool
+	site   engine.Site
+	colour engine.Colour
+}
+
+// Players plays all four seats.
+type Players struct {
+	board    *sim.Board
+	cam      *Camera
+	rng      *rand.Rand
+	mistakes map[string]float64
+
+	steps []step
+	// lastThrown is when the die was last thrown, so no one throws while it
+	// still tumbles.
+	lastThrown time.Duration
+	thrown     bool
+	// Record of what the players chose, for tests: the values thrown and
+	// the moves played, in order.
+	Throws []int
+	Moves  []engine.Move
+	// Mistakes counts the mistakes made, by kind.
+	Made map[string]int
+}
+
+// NewPlayers returns players acting on b and throwing under cam, seeded
+// for repeatable games.
+func NewPlayers(b *sim.Board, cam *Camera, seed uint64, mistakes map[string]float64) *Players {
+	return &Players{board: b, cam: cam, rng: rand.New(rand.NewPCG(seed, seed+1)), mistakes: mistakes, Made: map[string]int{}}
+}
+
+func (p *Players) chance(kind string) bool {
+	r := p.mistakes[kind]
+	if r > 0 && p.rng.Float64() < r {
+		p.Made[kind]++
+		return true
+	}
+	return false
+}
+
+// Busy reports whether the players are in the middle of a physical
+// action.
+func (p *Players) Busy() bool { return len(p.steps) > 0 }
+
+// Act makes one physical action at time now, given what the table shows,
+// and says what it was ("" for waiting).
+func (p *Players) Act(now time.Duration, v View) (string, error) {
+	if len(p.steps) > 0 {
+		s := p.steps[0]
+		p.steps = p.steps[1:]
+		if s.lift {
+			return "lift " + s.site.String(), p.board.Lift(s.site, s.colour)
+		}
+		return "place " + s.site.String() + " " + s.colour.String(), p.board.Place(s.site, s.colour)
+	}
+	if !p.cam.Resting(now) {
+		return "", nil
+	}
+	pos := &v.Pos
+	want := board.Expected(pos)
+	have := p.board.Pieces()
+	if have != want {
+		if pos.Phase() == engine.PhaseThrow && !v.Mismatch && p.chance(MistakeKillLeft) {
+			return p.throw(now, "throw before the board is right")
+		}
+		p.fix(&have, &want)
+		return p.Act(now, v)
+	}
+	switch ph := pos.Phase(); {
+	case ph == engine.PhaseEnd:
+		return "", nil
+	case ph == engine.PhaseThrow:
+		return p.throw(now, "throw")
+	case ph.IsDie() && p.chance(MistakeEarlyThrow):
+		return p.throw(now, "throw before playing")
+	default:
+		return p.move(pos, v.Touched)
+	}
+}
+
+func (p *Players) throw(now time.Duration, what string) (string, error) {
+	face := 1 + p.rng.IntN(6)
+	edge := p.chance(MistakeEdge)
+	p.cam.Throw(now, face, edge)
+	if edge {
+		return what + ": lands on its edge", nil
+	}
+	return fmt.Sprintf("%s: %d", what, face), nil
+}
+
+// Thrown records that the table accepted a throw of value d: tests compare
+// the values with the game record.
+func (p *Players) Thrown(d int) { p.Throws = append(p.Throws, d) }
+
+// fix plans the steps that make the board agree with the game: pieces
+// taken off where there are too many, then put where they are missing.
+func (p *Players) fix(have, want *board.Snapshot) {
+	var places []step
+	for s := range have.Sites {
+		for c := engine.Colour(0); c < engine.NumColours; c++ {
+			h, w := int(have.Sites[s].ByColour[c]), int(want.Sites[s].ByColour[c])
+			for ; h > w; h-- {
+				p.steps = append(p.steps, step{lift: true, site: engine.Site(s), colour: c})
+			}
+			for ; h < w; h++ {
+				places = append(places, step{site: engine.Site(s), colour: c})
+			}
+		}
+	}
+	p.steps = append(p.steps, places...)
+}
+
+// move chooses a legal move (of the touched piece when there is one) and
+// plans its steps, with the configured mistakes.
+func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error) {
+	var ml engine.MoveList
+	pos.LegalMoves(&ml)
+	if ml.Len() == 0 {
+		return "", nil
+	}
+	moves := ml.Moves()
+	if touched != engine.NoSite {
+		var own []engine.Move
+		for _, m := range moves {
+			if m.From == touched {
+				own = append(own, m)
+			}
+		}
+		if len(own) > 0 {
+			moves = own
+		}
+	}
+	m := moves[p.rng.IntN(len(moves))]
+	c := pos.Turn()
+	if touched == engine.NoSite && p.chance(MistakeTouched) {
+		for _, o := range moves {
+			if o.From != m.From {
+				// Touch another movable piece first, put it back, then
+				// play m: the referee must insist on the touched one.
+				p.steps = append(p.steps, step{lift: true, site: o.From, colour: c}, step{site: o.From, colour: c})
+				break
+			}
+		}
+	}
+	to := m.To
+	if p.chance(MistakeWrongCount) {
+		if t, ok := engine.Advance(c, m.To, 1); ok && t.Kind() != engine.Goal && !full(pos, t) {
+			to = t
+		}
+	}
+	victim, kill := pos.Victim(m)
+	if kill && to == m.To {
+		if n, _, _ := pos.Occupants(m.To); n == 2 {
+			// No room for a third piece: the victim goes home first.
+			p.steps = append(p.steps, step{lift: true, site: m.To, colour: victim}, step{site: engine.HomeSite(victim), colour: victim})
+			kill = false
+		}
+	}
+	p.steps = append(p.steps, step{lift: true, site: m.From, colour: c}, step{site: to, colour: c})
+	if to == m.To {
+		p.Moves = append(p.Moves, m)
+		if kill && !p.chance(MistakeKillLeft) {
+			p.steps = append(p.steps, step{lift: true, site: m.To, colour: victim}, step{site: engine.HomeSite(victim), colour: victim})
+		}
+	}
+	return "play " + engine.Move{From: m.From, To: to, Kill: m.Kill}.String(), nil
+}
+
+
+// full reports whether s holds as many pieces as it can.
+func full(pos *engine.Position, s engine.Site) bool {
+	n, _, _ := pos.Occupants(s)
+	return s.Holds2() && n >= 2
+}
