@@ -206,7 +206,6 @@ func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error
 	return "play " + engine.Move{From: m.From, To: to, Kill: m.Kill}.String(), nil
 }
 
-
 // full reports whether s holds as many pieces as it can.
 func full(pos *engine.Position, s engine.Site) bool {
 	n, _, _ := pos.Occupants(s)
