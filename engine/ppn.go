@@ -105,21 +105,18 @@ func buildPosition(placement, turn, phase, sixes, last, starter string) (Positio
 		return Position{}, ppnErr(4, "%q: want 0, 1 or 2", sixes)
 	}
 	p.sixes = sixes[0] - '0'
+	// Beyond these two sixes rules, the phase, sixes, last moved and
+	// finished players are not checked against each other (NOTATION.md).
 	switch {
 	case p.phase == 6 && p.sixes == 0:
 		return Position{}, ppnErr(4, "a 6 is to be played, so sixes must be at least 1")
 	case p.phase.IsDie() && p.phase != 6 && p.sixes != 0:
 		return Position{}, ppnErr(4, "a %d is to be played, so sixes must be 0", p.phase)
-	case p.phase == PhaseEnd && p.sixes != 0:
-		return Position{}, ppnErr(4, "the game is over, so sixes must be 0")
 	}
 	if last == "-" {
 		p.last = NoSite
 	} else if p.last, err = ParseSite(last); err != nil {
 		return Position{}, ppnErr(5, "%q is not a site or -", last)
-	}
-	if p.phase == PhaseEnd && p.last != NoSite {
-		return Position{}, ppnErr(5, "the game is over, so last moved must be -")
 	}
 	if p.starter, err = ParseColour(starter); err != nil {
 		return Position{}, ppnErr(6, "%q is not a colour: want Y, B, R or G", starter)

@@ -295,7 +295,7 @@ func ReadRecord(r io.Reader) (*Game, error) {
 		}
 	}
 	// Actions.
-	forfeit := 0 // a bonus just lost, which the record may state
+	var forfeit lostBonus // a bonus just lost, which the record may state
 	for sc.Scan() {
 		line++
 		t := strings.TrimRight(sc.Text(), "\r")
@@ -313,7 +313,7 @@ func ReadRecord(r io.Reader) (*Game, error) {
 				if err != nil {
 					return nil, &RecordError{Line: line, Text: t, Err: fmt.Errorf("judge's correction: %w", err)}
 				}
-				g.Pos, g.pending, forfeit = pos, -1, 0
+				g.Pos, g.pending, forfeit = pos, -1, lostBonus{}
 			}
 			g.Actions = append(g.Actions, Action{Kind: ActComment, Note: note})
 			continue
@@ -342,13 +342,19 @@ func ReadRecord(r io.Reader) (*Game, error) {
 	return g, nil
 }
 
+// lostBonus is a bonus that a player has just lost.
+type lostBonus struct {
+	colour Colour
+	bonus  int
+}
+
 // replay applies one parsed action line.
-func (g *Game) replay(a Action, forfeit *int) error {
+func (g *Game) replay(a Action, forfeit *lostBonus) error {
 	lost := *forfeit
-	*forfeit = 0
+	*forfeit = lostBonus{}
 	if a.Throw == 0 && a.Kind == ActNone {
-		if lost != a.Bonus {
-			return fmt.Errorf("no bonus of %d was just lost", a.Bonus)
+		if lost.bonus != a.Bonus || lost.colour != a.Colour {
+			return fmt.Errorf("%s lost no bonus of %d just now", a.Colour.Name(), a.Bonus)
 		}
 		g.Actions = append(g.Actions, a)
 		return nil
@@ -390,7 +396,7 @@ func (g *Game) replay(a Action, forfeit *int) error {
 		if out, err = g.Pos.Play(a.Move); err != nil {
 			return err
 		}
-		*forfeit = out.BonusLost
+		*forfeit = lostBonus{a.Colour, out.BonusLost}
 	}
 	g.Actions = append(g.Actions, a)
 	return nil
