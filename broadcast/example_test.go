@@ -18,7 +18,7 @@ func ExamplePublisher() {
 		Username: "table-t1", Password: "…",
 		QueueDir: "/var/lib/parchis/queue",
 		Event:    "club", Table: "t1",
-		Judges:   broadcast.Judges{"Ana": "q8Hn…Vw="},
+		Judges: broadcast.Judges{"Ana": "q8Hn…Vw="},
 	})
 	if err != nil {
 		log.Fatal(err)
