@@ -49,6 +49,7 @@ type face struct {
 	resid   float64 // pattern residual, relative
 	con     float64 // mean pip contrast
 	d       float64 // mean pip diameter
+	u       vec     // major axis of its pips (the face's unforeshortened direction)
 }
 
 // faceFrame maps face-plane offsets to image offsets using the mean
@@ -104,6 +105,7 @@ func (rd *Reader) checkFace(idx []int) face {
 		u = vec{1, 0}
 	}
 	fr := faceFrame{u: u.mul(1 / u.len()), r: maxf(f.ratio, 0.3)}
+	f.u = fr.u
 	pipTilt := acosDeg(f.ratio / 0.97)
 	var c vec
 	for _, i := range idx {
@@ -211,61 +213,77 @@ func (rd *Reader) checkFace(idx []int) face {
 			blanks = append(blanks, cc)
 		}
 	case 6:
-		ok := false
-		for _, useMajor := range []bool{true, false} {
-			var sxx, syy, sxy float64
-			for j := 0; j < 6; j++ {
-				d := pos(j).sub(c)
-				sxx += d.x * d.x
-				syy += d.y * d.y
-				sxy += d.x * d.y
+		// two parallel columns of three, each with its middle pip halfway:
+		// try every way to split the six pips into two triples, so that
+		// a skewed (affine) view is matched as well as a square one
+		bestRes := math.Inf(1)
+		var bc, ba1, ba2 vec
+		for m := 0; m < 1<<6; m++ {
+			if m&1 == 0 || bits6(m) != 3 {
+				continue // pip 0 is always in the first column
 			}
-			ang := 0.5 * math.Atan2(2*sxy, sxx-syy)
-			ax := vec{math.Cos(ang), math.Sin(ang)}
-			if !useMajor {
-				ax = rot90(ax)
-			}
-			ord := [6]int{0, 1, 2, 3, 4, 5}
-			sort.Slice(ord[:], func(i, j int) bool { return pos(ord[i]).sub(c).dot(ax) < pos(ord[j]).sub(c).dot(ax) })
 			var cols [2][3]vec
-			var ctr [2]vec
-			var half [2]vec
+			var nc [2]int
+			for j := 0; j < 6; j++ {
+				g := 1
+				if m&(1<<j) != 0 {
+					g = 0
+				}
+				cols[g][nc[g]] = pos(j)
+				nc[g]++
+			}
+			var ctr, half [2]vec
 			res := 0.0
 			for g := 0; g < 2; g++ {
-				for j := 0; j < 3; j++ {
-					cols[g][j] = pos(ord[3*g+j])
+				col := &cols[g]
+				// the middle pip is the one nearest the column's centre
+				cc := col[0].add(col[1]).add(col[2]).mul(1.0 / 3)
+				mi := 0
+				for j := 1; j < 3; j++ {
+					if dist(col[j], cc) < dist(col[mi], cc) {
+						mi = j
+					}
 				}
-				cc := cols[g][0].add(cols[g][1]).add(cols[g][2]).mul(1.0 / 3)
-				// order along the column
-				sort.Slice(cols[g][:], func(i, j int) bool {
-					return cols[g][i].sub(cc).dot(rot90(ax)) < cols[g][j].sub(cc).dot(rot90(ax))
-				})
-				v := cols[g][2].sub(cols[g][0])
-				res = maxf(res, dist(cols[g][1], mid(cols[g][0], cols[g][2]))/(v.len()/2))
-				ctr[g] = cols[g][1]
+				e1, e2 := col[(mi+1)%3], col[(mi+2)%3]
+				v := e2.sub(e1)
+				if v.len() == 0 {
+					res = math.Inf(1)
+					break
+				}
+				res = maxf(res, dist(col[mi], mid(e1, e2))/(v.len()/2))
+				ctr[g] = col[mi]
 				half[g] = v.mul(0.5)
 			}
-			a2 := half[0].add(half[1]).mul(0.5)
-			a1 := ctr[1].sub(ctr[0]).mul(0.5)
-			if half[0].len() == 0 || half[1].len() == 0 {
+			if math.IsInf(res, 1) {
 				continue
+			}
+			if half[0].dot(half[1]) < 0 {
+				half[1] = half[1].mul(-1)
 			}
 			par := half[0].dot(half[1]) / half[0].len() / half[1].len()
 			lr := half[0].len() / half[1].len()
 			res = maxf(res, maxf(1-par, absf(1-lr)))
-			res = maxf(res, dist(ctr[0].add(a1), ctr[1].sub(a1))/a1.len())
-			if res <= 0.15 {
-				s1, s2 := sigma2x2(a1, a2)
-				f.resid = res
-				f.c = mid(ctr[0], ctr[1])
-				// the rows of a six are spaced differently on different
-				// dice: the pattern says nothing of tilt, the pips do
-				f.q = s1
-				_ = s2
-				blanks = append(blanks, f.c)
-				ok = true
-				break
+			a2 := half[0].add(half[1]).mul(0.5)
+			a1 := ctr[1].sub(ctr[0]).mul(0.5)
+			if a1.len() == 0 {
+				continue
 			}
+			// the columns stand side by side, not one after the other
+			if sin := absf(a1.x*a2.y-a1.y*a2.x) / a1.len() / a2.len(); sin < 0.5 {
+				continue
+			}
+			if res < bestRes {
+				bestRes, bc, ba1, ba2 = res, mid(ctr[0], ctr[1]), a1, a2
+			}
+		}
+		ok := bestRes <= 0.15
+		if ok {
+			f.resid = bestRes
+			f.c = bc
+			// the rows of a six are spaced differently on different
+			// dice: the pattern says nothing of tilt, the pips do
+			f.q, _ = sigma2x2(ba1, ba2)
+			blanks = append(blanks, f.c)
 		}
 		if !ok {
 			return f
@@ -318,4 +336,13 @@ func (rd *Reader) darkness(b vec, f face) (float64, bool) {
 	}
 	v := float64(sum) / float64((x1-x0)*(y1-y0))
 	return clamp01((ring - v) / (ring - in)), true
+}
+
+// bits6 counts the set bits of m (m < 64).
+func bits6(m int) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
 }

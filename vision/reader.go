@@ -139,9 +139,19 @@ func (rd *Reader) findFaces() []face {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
-	var faces []face
+	var list [][]int
 	for _, k := range keys {
 		idx := groups[k]
+		if rd.opts.Oblique && len(idx) >= 2 && len(idx) <= maxSplit {
+			if f := rd.checkFace(idx); !f.ok || f.partial {
+				list = append(list, rd.splitGroup(idx)...)
+				continue
+			}
+		}
+		list = append(list, idx)
+	}
+	var faces []face
+	for _, idx := range list {
 		f := rd.checkFace(idx)
 		if f.n > 6 || !f.ok {
 			f.ok = false
@@ -164,6 +174,11 @@ func (rd *Reader) findFaces() []face {
 				f.ratio += ps[i].b / ps[i].a
 			}
 			f.ratio /= float64(len(idx))
+			f.con = 0
+			for _, i := range idx {
+				f.con += ps[i].contrast()
+			}
+			f.con /= float64(len(idx))
 			f.dark = ps[idx[0]].dark
 		}
 		if f.ok && !f.partial {
@@ -176,6 +191,91 @@ func (rd *Reader) findFaces() []face {
 		faces = append(faces, f)
 	}
 	return faces
+}
+
+// maxSplit is the largest group of pips that splitGroup searches.
+const maxSplit = 12
+
+// splitGroup looks, in a group of pips that is not one face, for a whole
+// face whose pattern checks and which holds no other pip of the group
+// inside it (seen from the side, the pips of two faces of a die join into
+// one group). Only faces of four to six pips are looked for: fewer pips
+// may be part of a bigger face. It returns that face and the splits of the rest, largest
+// faces first, or the group as it is.
+func (rd *Reader) splitGroup(idx []int) [][]int {
+	ps := rd.s.pips
+	n := len(idx)
+	var sub [6]int
+	var bestSub []int
+	bestScore := math.Inf(1)
+	for k := min(6, n-1); k >= 4 && bestSub == nil; k-- {
+		// every k-subset, in lexicographic order
+		var pick [6]int
+		for i := 0; i < k; i++ {
+			pick[i] = i
+		}
+		for {
+			for i := 0; i < k; i++ {
+				sub[i] = idx[pick[i]]
+			}
+			f := rd.checkFace(sub[:k])
+			if f.ok && !f.partial {
+				inside := false
+				fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
+				for _, j := range idx {
+					in := false
+					for i := 0; i < k; i++ {
+						if sub[i] == j {
+							in = true
+						}
+					}
+					if !in && fr.unproj(ps[j].pos().sub(f.c)).len() < 1.05*f.r {
+						inside = true
+						break
+					}
+				}
+				if sc := f.blank + f.resid; !inside && sc < bestScore {
+					bestScore = sc
+					bestSub = append(bestSub[:0], sub[:k]...)
+				}
+			}
+			// next subset
+			i := k - 1
+			for i >= 0 && pick[i] == n-k+i {
+				i--
+			}
+			if i < 0 {
+				break
+			}
+			pick[i]++
+			for j := i + 1; j < k; j++ {
+				pick[j] = pick[j-1] + 1
+			}
+		}
+	}
+	if bestSub == nil {
+		return [][]int{idx}
+	}
+	var rest []int
+	for _, j := range idx {
+		in := false
+		for _, i := range bestSub {
+			if i == j {
+				in = true
+			}
+		}
+		if !in {
+			rest = append(rest, j)
+		}
+	}
+	out := [][]int{bestSub}
+	if len(rest) >= 2 {
+		return append(out, rd.splitGroup(rest)...)
+	}
+	if len(rest) == 1 {
+		out = append(out, rest)
+	}
+	return out
 }
 
 // compatible reports whether two pips may be on the same face.
@@ -351,7 +451,7 @@ func (rd *Reader) decide(faces []face) Result {
 			if rs := o.d / b.d; rs < 0.5 || rs > 2 {
 				continue
 			}
-			if o.c.y < b.c.y-0.25*b.r {
+			if o.c.y < b.c.y-0.25*b.r && absf(o.c.x-b.c.x) < 1.2*b.r {
 				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 			}
 		}
@@ -374,6 +474,11 @@ func (rd *Reader) decide(faces []face) Result {
 	f := &faces[best]
 	if f.tilt > rd.opts.MaxTilt && rd.opts.Oblique {
 		// from the side, a steep face may be a side face: do not guess
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
+	if rd.opts.Oblique && f.r < minObliqueFace {
+		// from the side, a small face cannot be told from a side face
+		// whose other pips are lost in the blur
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	if f.tilt > rd.opts.MaxTilt {
@@ -427,6 +532,10 @@ func (rd *Reader) decide(faces []face) Result {
 	}
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
 }
+
+// minObliqueFace is the smallest half side, in pixels, of a face read from
+// the side (a die about 20 px wide).
+const minObliqueFace = 8
 
 func faceBox(f *face) image.Rectangle {
 	r := f.r
