@@ -432,7 +432,8 @@ func (rd *Reader) decide(faces []face) Result {
 	if best >= 0 && rd.opts.Oblique {
 		// seen from the side of an upright photo, the top face is the
 		// highest face of the die; if something pip-like of the same kind
-		// is above it, the top face was not found
+		// is above it (not cut by the image border, not parted from it by
+		// the gap between two dice), the top face was not found
 		for _, i := range d.faces {
 			f := &faces[i]
 			if !f.ok || f.partial || f.dark != faces[best].dark {
@@ -451,7 +452,7 @@ func (rd *Reader) decide(faces []face) Result {
 			if rs := o.d / b.d; rs < 0.5 || rs > 2 {
 				continue
 			}
-			if o.c.y < b.c.y-0.25*b.r && absf(o.c.x-b.c.x) < 1.2*b.r {
+			if !o.partial && o.c.y < b.c.y-0.25*b.r && absf(o.c.x-b.c.x) < 1.2*b.r && !rd.apart(b, o) {
 				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 			}
 		}
@@ -536,6 +537,73 @@ func (rd *Reader) decide(faces []face) Result {
 // minObliqueFace is the smallest half side, in pixels, of a face read from
 // the side (a die about 20 px wide).
 const minObliqueFace = 8
+
+// apart reports whether every pip of o is cut off from the face f by
+// something darker than f (for dark pips; lighter for light ones) that is
+// no pip: the gap between two dice, or a die's outline and its shadow.
+func (rd *Reader) apart(f, o *face) bool {
+	ps := rd.s.pips
+	var in, ring float64
+	for _, i := range f.idx {
+		in += ps[i].in
+		ring += ps[i].ring
+	}
+	in /= float64(len(f.idx))
+	ring /= float64(len(f.idx))
+	if absf(ring-in) < 1 {
+		return false
+	}
+	g := rd.g
+	w, h := g.Rect.Dx(), g.Rect.Dy()
+	half := int(maxf(1, 0.15*f.d))
+	onPip := func(p vec) bool {
+		for _, l := range [2]*face{f, o} {
+			for _, i := range l.idx {
+				q := &ps[i]
+				if dist(p, q.pos()) < q.a+1 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, j := range o.idx {
+		to := ps[j].pos()
+		L := dist(f.c, to)
+		steps := int(L / maxf(1, 0.25*f.d))
+		cut := false
+		for k := 1; k < steps && !cut; k++ {
+			p := f.c.add(to.sub(f.c).mul(float64(k) / float64(steps)))
+			if onPip(p) {
+				continue
+			}
+			x0, y0 := int(p.x+0.5)-half, int(p.y+0.5)-half
+			x1, y1 := x0+2*half+1, y0+2*half+1
+			if x0 < 0 || y0 < 0 || x1 > w || y1 > h {
+				continue
+			}
+			sum := 0
+			for y := y0; y < y1; y++ {
+				row := g.Pix[rd.off+y*g.Stride:]
+				for x := x0; x < x1; x++ {
+					sum += int(row[x])
+				}
+			}
+			v := float64(sum) / float64((x1-x0)*(y1-y0))
+			if (v-in)/(ring-in) < apartLevel {
+				cut = true
+			}
+		}
+		if !cut {
+			return false
+		}
+	}
+	return true
+}
+
+// apartLevel is the level (0: pip, 1: face) under which the way between
+// two faces is taken as a gap between dice.
+const apartLevel = 0.55
 
 func faceBox(f *face) image.Rectangle {
 	r := f.r
