@@ -39,8 +39,9 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // ObliqueOpts returns o set for a camera that sees the dice from the side
 // (up to about 50° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
-// is foreshortened; a face tilted over 50° or a reading under 0.75 confidence
-// is answered Unsure. Dice on an edge cannot be told from flat ones then.
+// is foreshortened; a face tilted over 50°, a face under 16 px, a face with
+// pips of the same die above it or a reading under 0.75 confidence is
+// answered Unsure. Dice on an edge cannot be told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
 	o.MaxTilt = 50
