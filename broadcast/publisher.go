@@ -134,7 +134,11 @@ func New(opts Opts) (*Publisher, error) {
 		log:    opts.Logger.With("event", opts.Event, "table", opts.Table),
 		cmds:   make(chan Request, 16),
 	}
-	q, rec, err := openQueue(opts.QueueDir)
+	q, rec, err := openQueue(opts.QueueDir, func(b []byte) uint64 {
+		var e referee.Event
+		json.Unmarshal(b, &e)
+		return e.Seq
+	})
 	if err != nil {
 		return nil, fmt.Errorf("publisher: %w", err)
 	}
@@ -144,12 +148,7 @@ func New(opts Opts) (*Publisher, error) {
 	if rec.Pending > 0 {
 		p.log.Info("event queue: events awaiting delivery", "pending", rec.Pending)
 	}
-	for _, b := range q.Peek(rec.Pending) {
-		var e referee.Event
-		if json.Unmarshal(b, &e) == nil {
-			p.lastSeq = max(p.lastSeq, e.Seq)
-		}
-	}
+	p.lastSeq = q.LastSeq()
 	p.q = q
 	return p, nil
 }
@@ -180,11 +179,20 @@ func (p *Publisher) Event(e referee.Event) error {
 	if e.Seq == 0 || e.Seq <= p.lastSeq && e.Type != referee.EventStart {
 		return fmt.Errorf("publisher: event %d after event %d: numbers must increase (or start again with a start event)", e.Seq, p.lastSeq)
 	}
-	if err := p.q.Append(b); err != nil {
+	if err := p.q.Append(b, e.Seq); err != nil {
 		return fmt.Errorf("publisher: event %d: %w", e.Seq, err)
 	}
 	p.lastSeq = e.Seq
 	return nil
+}
+
+// LastSeq returns the number of the last event queued, delivered or not,
+// as kept on disk across restarts: after a crash, the table queues again
+// the events numbered above it.
+func (p *Publisher) LastSeq() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastSeq
 }
 
 // Connected reports whether the publisher is connected to the broker now.

@@ -9,16 +9,20 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/parchis-table/parchis/journal"
 )
 
 // The on-disk queue of events not yet acknowledged by the broker.
 //
 // Two files in the queue directory:
 //
-//	events.q    records appended in order: length (uint32, big endian),
-//	            CRC-32C of the payload (uint32), payload (the event's JSON)
+//	events.q    records appended in order, framed as the journal's
+//	            (journal.AppendRecord): length, CRC-32C, payload (the
+//	            event's JSON)
 //	events.ack  the offset in events.q of the first record not yet
-//	            acknowledged (uint64) and its CRC-32C (uint32)
+//	            acknowledged (uint64), the number of the last event
+//	            acknowledged (uint64), and their CRC-32C (uint32)
 //
 // Every append is fsync'd before Event returns. An acknowledgement rewrites
 // events.ack in place and fsyncs it; once every record is acknowledged,
@@ -28,52 +32,18 @@ import (
 // every record pending again (delivered twice rather than lost).
 
 const (
-	queueFile     = "events.q"
-	ackFile       = "events.ack"
-	recordHeader  = 8
-	maxRecordSize = 1 << 20
+	queueFile = "events.q"
+	ackFile   = "events.ack"
+	ackLen    = 20
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// Errors of decodeRecord.
-var (
-	errShortRecord = errors.New("record cut short")
-	errRecordCRC   = errors.New("record CRC mismatch")
-	errRecordSize  = errors.New("record length out of range")
-)
-
-// appendRecord appends the record of payload to b.
-func appendRecord(b, payload []byte) []byte {
-	b = binary.BigEndian.AppendUint32(b, uint32(len(payload)))
-	b = binary.BigEndian.AppendUint32(b, crc32.Checksum(payload, crcTable))
-	return append(b, payload...)
-}
-
-// decodeRecord decodes the record at the start of b, returning its payload
-// (a slice of b) and its length in b.
-func decodeRecord(b []byte) (payload []byte, n int, err error) {
-	if len(b) < recordHeader {
-		return nil, 0, errShortRecord
-	}
-	size := binary.BigEndian.Uint32(b)
-	if size == 0 || size > maxRecordSize {
-		return nil, 0, fmt.Errorf("%w: %d", errRecordSize, size)
-	}
-	if uint64(len(b)-recordHeader) < uint64(size) {
-		return nil, 0, errShortRecord
-	}
-	payload = b[recordHeader : recordHeader+int(size)]
-	if crc32.Checksum(payload, crcTable) != binary.BigEndian.Uint32(b[4:]) {
-		return nil, 0, errRecordCRC
-	}
-	return payload, recordHeader + int(size), nil
-}
-
 // queueEntry is a record not yet acknowledged.
 type queueEntry struct {
 	payload []byte
-	end     int64 // offset just past the record in events.q
+	seq     uint64 // the event's number
+	end     int64  // offset just past the record in events.q
 }
 
 // queue is the durable queue of events awaiting acknowledgement.
@@ -83,6 +53,7 @@ type queue struct {
 	ack     *os.File
 	size    int64 // end of the valid records
 	pending []queueEntry
+	acked   uint64        // number of the last event acknowledged, kept in events.ack
 	ready   chan struct{} // signalled on append
 	buf     []byte
 }
@@ -95,8 +66,9 @@ type QueueRecovery struct {
 	AckReset  bool  // events.ack was damaged: every record is pending again
 }
 
-// openQueue opens (creating it if needed) the queue in dir.
-func openQueue(dir string) (*queue, QueueRecovery, error) {
+// openQueue opens (creating it if needed) the queue in dir; seqOf reads
+// an event's number from its payload.
+func openQueue(dir string, seqOf func([]byte) uint64) (*queue, QueueRecovery, error) {
 	var rec QueueRecovery
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, rec, fmt.Errorf("event queue: %w", err)
@@ -111,7 +83,7 @@ func openQueue(dir string) (*queue, QueueRecovery, error) {
 		return nil, rec, fmt.Errorf("event queue: %w", err)
 	}
 	q := &queue{log: lf, ack: af, ready: make(chan struct{}, 1)}
-	if err := q.load(&rec); err != nil {
+	if err := q.load(&rec, seqOf); err != nil {
 		lf.Close()
 		af.Close()
 		return nil, rec, err
@@ -120,17 +92,18 @@ func openQueue(dir string) (*queue, QueueRecovery, error) {
 	return q, rec, nil
 }
 
-func (q *queue) load(rec *QueueRecovery) error {
+func (q *queue) load(rec *QueueRecovery, seqOf func([]byte) uint64) error {
 	data, err := io.ReadAll(q.log)
 	if err != nil {
 		return fmt.Errorf("event queue: read %s: %w", q.log.Name(), err)
 	}
-	var ab [12]byte
+	var ab [ackLen]byte
 	head := int64(0)
 	n, err := q.ack.ReadAt(ab[:], 0)
 	switch {
-	case n == len(ab) && crc32.Checksum(ab[:8], crcTable) == binary.BigEndian.Uint32(ab[8:]):
+	case n == len(ab) && crc32.Checksum(ab[:16], crcTable) == binary.BigEndian.Uint32(ab[16:]):
 		head = int64(binary.BigEndian.Uint64(ab[:]))
+		q.acked = binary.BigEndian.Uint64(ab[8:])
 	case n == 0 && (err == nil || errors.Is(err, io.EOF)):
 		// a new queue
 	default:
@@ -139,7 +112,7 @@ func (q *queue) load(rec *QueueRecovery) error {
 	}
 	off := 0
 	for off < len(data) {
-		p, m, err := decodeRecord(data[off:])
+		p, m, err := journal.DecodeRecord(data[off:])
 		if err != nil {
 			rec.Truncated = int64(len(data) - off)
 			rec.Cause = fmt.Errorf("%s at offset %d: %w", q.log.Name(), off, err)
@@ -147,7 +120,7 @@ func (q *queue) load(rec *QueueRecovery) error {
 		}
 		off += m
 		if int64(off) > head {
-			q.pending = append(q.pending, queueEntry{payload: append([]byte(nil), p...), end: int64(off)})
+			q.pending = append(q.pending, queueEntry{payload: append([]byte(nil), p...), seq: seqOf(p), end: int64(off)})
 		}
 	}
 	q.size = int64(off)
@@ -184,10 +157,13 @@ func (q *queue) reset() error {
 	return q.writeAck(0)
 }
 
+// writeAck records that the records before off are acknowledged, the last
+// being event q.acked.
 func (q *queue) writeAck(off int64) error {
-	var ab [12]byte
+	var ab [ackLen]byte
 	binary.BigEndian.PutUint64(ab[:], uint64(off))
-	binary.BigEndian.PutUint32(ab[8:], crc32.Checksum(ab[:8], crcTable))
+	binary.BigEndian.PutUint64(ab[8:], q.acked)
+	binary.BigEndian.PutUint32(ab[16:], crc32.Checksum(ab[:16], crcTable))
 	if _, err := q.ack.WriteAt(ab[:], 0); err != nil {
 		return fmt.Errorf("event queue: write acknowledgement: %w", err)
 	}
@@ -197,14 +173,14 @@ func (q *queue) writeAck(off int64) error {
 	return nil
 }
 
-// Append writes a record and fsyncs it.
-func (q *queue) Append(payload []byte) error {
-	if len(payload) == 0 || len(payload) > maxRecordSize {
-		return fmt.Errorf("event queue: %w: %d", errRecordSize, len(payload))
+// Append writes the record of event seq and fsyncs it.
+func (q *queue) Append(payload []byte, seq uint64) error {
+	if len(payload) == 0 || len(payload) > journal.MaxRecord {
+		return fmt.Errorf("event queue: %w: %d", journal.ErrLength, len(payload))
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.buf = appendRecord(q.buf[:0], payload)
+	q.buf = journal.AppendRecord(q.buf[:0], payload)
 	if _, err := q.log.Write(q.buf); err != nil {
 		// Cut off whatever part was written, so the next record follows a whole one.
 		q.log.Truncate(q.size)
@@ -215,7 +191,7 @@ func (q *queue) Append(payload []byte) error {
 		return fmt.Errorf("event queue: sync: %w", err)
 	}
 	q.size += int64(len(q.buf))
-	q.pending = append(q.pending, queueEntry{payload: append([]byte(nil), payload...), end: q.size})
+	q.pending = append(q.pending, queueEntry{payload: append([]byte(nil), payload...), seq: seq, end: q.size})
 	select {
 	case q.ready <- struct{}{}:
 	default:
@@ -251,10 +227,22 @@ func (q *queue) Ack() error {
 	}
 	e := q.pending[0]
 	q.pending = q.pending[1:]
+	q.acked = e.seq
 	if len(q.pending) == 0 {
 		return q.reset()
 	}
 	return q.writeAck(e.end)
+}
+
+// LastSeq returns the number of the last event queued, acknowledged or
+// not, as kept across restarts.
+func (q *queue) LastSeq() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if n := len(q.pending); n > 0 {
+		return max(q.acked, q.pending[n-1].seq)
+	}
+	return q.acked
 }
 
 // Close closes the files.

@@ -10,12 +10,19 @@ import (
 
 func openTestQueue(t *testing.T, dir string) (*queue, QueueRecovery) {
 	t.Helper()
-	q, rec, err := openQueue(dir)
+	q, rec, err := openQueue(dir, testSeq)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
 	return q, rec
+}
+
+// testSeq reads the number of a test payload {"seq":N}.
+func testSeq(b []byte) uint64 {
+	var n uint64
+	fmt.Sscanf(string(b), `{"seq":%d}`, &n)
+	return n
 }
 
 func payloads(n int) [][]byte {
@@ -31,7 +38,7 @@ func TestQueue_AckedRecordsGone_PendingSurviveReopen(t *testing.T) {
 	q, _ := openTestQueue(t, dir)
 	ps := payloads(5)
 	for _, p := range ps {
-		if err := q.Append(p); err != nil {
+		if err := q.Append(p, testSeq(p)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,7 +82,7 @@ func TestQueue_DamagedTail_TruncatedAndReported(t *testing.T) {
 			dir := t.TempDir()
 			q, _ := openTestQueue(t, dir)
 			for _, p := range payloads(3) {
-				q.Append(p)
+				q.Append(p, testSeq(p))
 			}
 			q.Close()
 			file := filepath.Join(dir, queueFile)
@@ -85,7 +92,7 @@ func TestQueue_DamagedTail_TruncatedAndReported(t *testing.T) {
 			if rec.Pending != tt.keep || rec.Truncated == 0 || rec.Cause == nil {
 				t.Fatalf("reopened: %+v, want %d pending and a truncation reported", rec, tt.keep)
 			}
-			if err := q2.Append([]byte(`{"seq":4}`)); err != nil {
+			if err := q2.Append([]byte(`{"seq":4}`), 4); err != nil {
 				t.Fatal(err)
 			}
 			q2.Close()
@@ -101,7 +108,7 @@ func TestQueue_DamagedAck_EverythingPendingAgain(t *testing.T) {
 	dir := t.TempDir()
 	q, _ := openTestQueue(t, dir)
 	for _, p := range payloads(3) {
-		q.Append(p)
+		q.Append(p, testSeq(p))
 	}
 	q.Ack()
 	q.Close()
@@ -112,27 +119,9 @@ func TestQueue_DamagedAck_EverythingPendingAgain(t *testing.T) {
 	}
 }
 
-func FuzzDecodeRecord(f *testing.F) {
-	f.Add(appendRecord(nil, []byte(`{"seq":1}`)))
-	f.Add([]byte{0, 0, 0, 1, 0, 0, 0, 0, 'x'})
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		p, n, err := decodeRecord(b)
-		if err != nil {
-			return
-		}
-		if n > len(b) || n != recordHeader+len(p) {
-			t.Fatalf("decoded %d bytes of %d with a %d-byte payload", n, len(b), len(p))
-		}
-		if !bytes.Equal(appendRecord(nil, p), b[:n]) {
-			t.Fatalf("record does not re-encode to itself")
-		}
-	})
-}
-
 // BenchmarkQueueAppend measures an event's trip to disk (write and fsync).
 func BenchmarkQueueAppend(b *testing.B) {
-	q, _, err := openQueue(b.TempDir())
+	q, _, err := openQueue(b.TempDir(), testSeq)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -141,7 +130,7 @@ func BenchmarkQueueAppend(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(p)))
 	for i := 0; b.Loop(); i++ {
-		if err := q.Append(p); err != nil {
+		if err := q.Append(p, uint64(i+1)); err != nil {
 			b.Fatal(err)
 		}
 		if i%64 == 63 {
@@ -152,15 +141,23 @@ func BenchmarkQueueAppend(b *testing.B) {
 	}
 }
 
-// BenchmarkRecordEncode measures framing a record without the disk.
-func BenchmarkRecordEncode(b *testing.B) {
-	p := []byte(`{"seq":12,"type":"move","time":"2025-05-01T18:30:00Z","colour":"Y","move":"5-12","position":"5:Y,YG:YYY,… Y throw 0 - Y"}`)
-	buf := make([]byte, 0, 256)
-	b.ReportAllocs()
-	for b.Loop() {
-		buf = appendRecord(buf[:0], p)
-		if _, _, err := decodeRecord(buf); err != nil {
-			b.Fatal(err)
+func TestQueue_LastSeqSurvivesFullAcknowledgement(t *testing.T) {
+	dir := t.TempDir()
+	q, _ := openTestQueue(t, dir)
+	for _, p := range payloads(4) {
+		q.Append(p, testSeq(p))
+	}
+	for range 4 {
+		if err := q.Ack(); err != nil {
+			t.Fatal(err)
 		}
+	}
+	if got := q.LastSeq(); got != 4 {
+		t.Fatalf("LastSeq = %d, want 4", got)
+	}
+	q.Close()
+	q2, rec := openTestQueue(t, dir)
+	if rec.Pending != 0 || q2.LastSeq() != 4 {
+		t.Fatalf("reopened: %d pending, LastSeq %d; want 0 and 4", rec.Pending, q2.LastSeq())
 	}
 }

@@ -10,20 +10,21 @@
 //	uint32 CRC-32C (Castagnoli) of payload
 //	payload
 //
-// The hash of record i is SHA-256(hash of record i-1 || payload), starting
-// from 32 zero bytes.
+// The hash of record i is certify.Next(hash of record i-1, payload),
+// SHA-256 of the two, starting from 32 zero bytes. The live feed's event
+// queue uses the same framing.
 package journal
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/parchis-table/parchis/certify"
 )
 
 // MaxRecord bounds a record's payload; a larger length in a file is
@@ -35,20 +36,7 @@ const headerLen = 8
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Hash is a link of the hash chain.
-type Hash [sha256.Size]byte
-
-// String returns the hash in hex.
-func (h Hash) String() string { return hex.EncodeToString(h[:]) }
-
-// Chain returns the hash of a record with payload following prev.
-func Chain(prev Hash, payload []byte) Hash {
-	d := sha256.New()
-	d.Write(prev[:])
-	d.Write(payload)
-	var h Hash
-	d.Sum(h[:0])
-	return h
-}
+type Hash = certify.Hash
 
 // Repair describes a damaged tail cut off on open.
 type Repair struct {
@@ -82,13 +70,13 @@ func Open(path string) (j *Journal, payloads [][]byte, repair *Repair, err error
 	j = &Journal{f: f, path: path}
 	off := int64(0)
 	for off < int64(len(data)) {
-		p, n, why := decode(data[off:])
-		if why != "" {
-			repair = &Repair{Offset: off, Cut: int64(len(data)) - off, Reason: why}
+		p, n, err := DecodeRecord(data[off:])
+		if err != nil {
+			repair = &Repair{Offset: off, Cut: int64(len(data)) - off, Reason: err.Error()}
 			break
 		}
 		payloads = append(payloads, p)
-		j.head = Chain(j.head, p)
+		j.head = certify.Next(j.head, p)
 		j.records++
 		off += int64(n)
 	}
@@ -110,28 +98,36 @@ func Open(path string) (j *Journal, payloads [][]byte, repair *Repair, err error
 	return j, payloads, repair, nil
 }
 
-// decode reads one record from b: its payload and length, or why it is
-// not a whole, intact record.
-func decode(b []byte) (payload []byte, n int, why string) {
+// Errors of DecodeRecord: why bytes are not a whole, intact record.
+var (
+	ErrTorn   = errors.New("record cut short")
+	ErrCRC    = errors.New("record CRC mismatch")
+	ErrLength = errors.New("record length out of range")
+)
+
+// DecodeRecord reads the record at the start of b and returns its payload
+// (a slice of b) and its length in b, or an error wrapping ErrTorn, ErrCRC
+// or ErrLength.
+func DecodeRecord(b []byte) (payload []byte, n int, err error) {
 	if len(b) < headerLen {
-		return nil, 0, "torn header"
+		return nil, 0, ErrTorn
 	}
 	size := binary.LittleEndian.Uint32(b)
-	if size > MaxRecord {
-		return nil, 0, fmt.Sprintf("bad length %d", size)
+	if size == 0 || size > MaxRecord {
+		return nil, 0, fmt.Errorf("%w: %d", ErrLength, size)
 	}
-	if len(b) < headerLen+int(size) {
-		return nil, 0, "torn record"
+	if uint64(len(b)-headerLen) < uint64(size) {
+		return nil, 0, ErrTorn
 	}
 	payload = b[headerLen : headerLen+int(size)]
 	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(b[4:]) {
-		return nil, 0, "bad CRC"
+		return nil, 0, ErrCRC
 	}
-	return payload, headerLen + int(size), ""
+	return payload, headerLen + int(size), nil
 }
 
-// Encode appends the framed record of payload to dst.
-func Encode(dst, payload []byte) []byte {
+// AppendRecord appends the framed record of payload to dst.
+func AppendRecord(dst, payload []byte) []byte {
 	var h [headerLen]byte
 	binary.LittleEndian.PutUint32(h[:], uint32(len(payload)))
 	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(payload, castagnoli))
@@ -142,17 +138,17 @@ func Encode(dst, payload []byte) []byte {
 // stable storage. Records written without sync reach it with the next
 // synced one.
 func (j *Journal) Append(payload []byte, sync bool) error {
-	if len(payload) > MaxRecord {
-		return fmt.Errorf("journal %s: record of %d bytes exceeds %d", j.path, len(payload), MaxRecord)
+	if len(payload) == 0 || len(payload) > MaxRecord {
+		return fmt.Errorf("journal %s: record of %d bytes: want 1 to %d", j.path, len(payload), MaxRecord)
 	}
 	// One write per record, so a crash tears at most the last one.
-	buf := Encode(make([]byte, 0, headerLen+len(payload)), payload)
+	buf := AppendRecord(make([]byte, 0, headerLen+len(payload)), payload)
 	n, err := j.f.Write(buf)
 	j.size += int64(n)
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
-	j.head = Chain(j.head, payload)
+	j.head = certify.Next(j.head, payload)
 	j.records++
 	if sync {
 		if err := j.f.Sync(); err != nil {
@@ -255,11 +251,11 @@ func Verify(r io.Reader) (Hash, int, error) {
 	var h Hash
 	n := 0
 	for off := 0; off < len(data); {
-		p, size, why := decode(data[off:])
-		if why != "" {
-			return h, n, fmt.Errorf("journal damaged at byte %d: %s", off, why)
+		p, size, err := DecodeRecord(data[off:])
+		if err != nil {
+			return h, n, fmt.Errorf("journal damaged at byte %d: %w", off, err)
 		}
-		h = Chain(h, p)
+		h = certify.Next(h, p)
 		n++
 		off += size
 	}

@@ -123,7 +123,7 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 		}
 	}
 	for _, e := range d.watch.Feed(d.Camera.Frame(d.now), d.now) {
-		in := ThrowInput(e)
+		in := table.ThrowInput(e)
 		in.At = d.at()
 		ev, err := d.Table.Handle(in, "")
 		events = append(events, ev...)
@@ -139,23 +139,15 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 	return events, nil
 }
 
-// ThrowInput turns a die watcher's report into the referee's input (the
-// caller sets its time).
-func ThrowInput(e vision.Event) referee.Input {
-	in := referee.Input{Kind: referee.InputThrow}
-	switch {
-	case e.Kind == vision.Suspicious:
-		in.Throw = referee.ThrowSuspicious
-	case e.Result.Answer == vision.Value:
-		in.Throw, in.Value = referee.ThrowValue, e.Result.Value
-	case e.Result.Answer == vision.Edge:
-		in.Throw = referee.ThrowEdge
-	case e.Result.Answer == vision.None:
-		in.Throw = referee.ThrowNone
-	case e.Result.Answer == vision.Multi:
-		in.Throw = referee.ThrowMulti
-	default:
-		in.Throw = referee.ThrowUnsure
-	}
-	return in
+// At returns the simulation's clock as a time.
+func (d *Driver) At() time.Time { return d.at() }
+
+// Resume puts the pieces on the board as the table's game has them, to go
+// on with a game replayed from the journal.
+func (d *Driver) Resume() {
+	pos := d.Table.Referee().Position()
+	b := board.Expected(&pos)
+	d.Board.SetAll(&b)
+	d.raw = b
+	d.deb = hw.NewDebouncer(&d.raw, d.opts.Debounce)
 }

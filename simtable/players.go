@@ -26,6 +26,10 @@ const (
 	MistakeEdge       = "edge"          // the die lands on its edge
 )
 
+// Patience is how long a player waits, after moving pieces, for the table
+// to take the move in before looking at the board again.
+const Patience = time.Second
+
 // View is what the players see of the table: the game as the referee has
 // it and what the lights tell.
 type View struct {
@@ -51,6 +55,11 @@ type Players struct {
 	mistakes map[string]float64
 
 	steps []step
+	// After its last step, a player waits for the table to take the
+	// action in: until the position changes, or until waitUntil.
+	waiting   bool
+	planned   engine.Position
+	waitUntil time.Duration
 	// lastThrown is when the die was last thrown, so no one throws while it
 	// still tumbles.
 	lastThrown time.Duration
@@ -88,11 +97,18 @@ func (p *Players) Act(now time.Duration, v View) (string, error) {
 	if len(p.steps) > 0 {
 		s := p.steps[0]
 		p.steps = p.steps[1:]
+		if len(p.steps) == 0 {
+			p.waiting, p.planned, p.waitUntil = true, v.Pos, now+Patience
+		}
 		if s.lift {
 			return "lift " + s.site.String(), p.board.Lift(s.site, s.colour)
 		}
 		return "place " + s.site.String() + " " + s.colour.String(), p.board.Place(s.site, s.colour)
 	}
+	if p.waiting && v.Pos == p.planned && now < p.waitUntil {
+		return "", nil
+	}
+	p.waiting = false
 	if !p.cam.Resting(now) {
 		return "", nil
 	}

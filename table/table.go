@@ -25,6 +25,7 @@ import (
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/tablescript"
+	"github.com/parchis-table/parchis/vision"
 )
 
 // Update is what one input did: the events it caused and the state after.
@@ -369,4 +370,25 @@ func (t *Table) Close() error {
 		return nil
 	}
 	return t.journal.Close()
+}
+
+// ThrowInput turns a die watcher's report into the referee's input (the
+// caller sets its time).
+func ThrowInput(e vision.Event) referee.Input {
+	in := referee.Input{Kind: referee.InputThrow}
+	switch {
+	case e.Kind == vision.Suspicious:
+		in.Throw = referee.ThrowSuspicious
+	case e.Result.Answer == vision.Value:
+		in.Throw, in.Value = referee.ThrowValue, e.Result.Value
+	case e.Result.Answer == vision.Edge:
+		in.Throw = referee.ThrowEdge
+	case e.Result.Answer == vision.None:
+		in.Throw = referee.ThrowNone
+	case e.Result.Answer == vision.Multi:
+		in.Throw = referee.ThrowMulti
+	default:
+		in.Throw = referee.ThrowUnsure
+	}
+	return in
 }

@@ -1,0 +1,403 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/config"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/journal"
+	"github.com/parchis-table/parchis/judges"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
+)
+
+// daemon holds what the table daemon runs, whatever its hardware: the
+// table (journal and referee) with its sinks, the live feed, the embedded
+// broker and dashboard, and the game's result for certification.
+type daemon struct {
+	cfg     *config.Daemon
+	log     *slog.Logger
+	table   *table.Table
+	pub     *broadcast.Publisher
+	key     ed25519.PrivateKey
+	lights  hw.Lights
+	metrics *metrics
+	dash    *judges.Server
+	judges  broadcast.Judges
+
+	// result is the last game's result, signed, awaiting a judge.
+	result *broadcast.Result
+	// background work to wait for before the daemon exits
+	wg sync.WaitGroup
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// loadConfig reads the configuration file, or the defaults when path is
+// empty.
+func loadConfig(path string) (*config.Daemon, error) {
+	if path == "" {
+		return config.DefaultDaemon(), nil
+	}
+	return config.LoadDaemonFile(path)
+}
+
+func newLogger(cfg *config.Daemon, w io.Writer) *slog.Logger {
+	var level slog.Level
+	level.UnmarshalText([]byte(cfg.Log.Level))
+	o := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// start brings up everything but the hardware: the table's key, the
+// embedded broker, the live feed, the dashboard, the metrics endpoint, and
+// the table itself with its journal replayed. extra sinks come after the
+// standard ones.
+func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Caps, lights hw.Lights, extra ...table.Sink) (*daemon, error) {
+	d := &daemon{cfg: cfg, log: log, lights: lights, metrics: newMetrics(), judges: broadcast.Judges{}}
+	if err := os.MkdirAll(cfg.Dir, 0o750); err != nil {
+		return nil, fmt.Errorf("dir: %w", err)
+	}
+	key, err := certify.LoadOrCreateKey(filepath.Join(cfg.Dir, "table.key"))
+	if err != nil {
+		return nil, err
+	}
+	d.key = key
+	for _, j := range cfg.Judges {
+		d.judges[j.Name] = j.PublicKey
+	}
+	mqttUser, mqttPass := cfg.MQTT.Username, cfg.MQTT.Password
+	dashUser, dashPass := "", ""
+	if cfg.Broker.Enabled {
+		users, err := brokerUsers(cfg)
+		if err != nil {
+			return nil, err
+		}
+		// The table and the dashboard running here log in to the embedded
+		// broker with accounts made for this run.
+		if mqttUser == "" {
+			mqttUser, mqttPass = "table-"+cfg.Event+"-"+cfg.Table, randomPassword()
+			u, err := brokerUser(mqttUser, mqttPass, broadcast.RoleTable, cfg.Event, cfg.Table)
+			if err != nil {
+				return nil, err
+			}
+			users = append(users, u)
+		}
+		if cfg.Dashboard.Enabled {
+			dashUser, dashPass = "dashboard", randomPassword()
+			u, err := brokerUser(dashUser, dashPass, broadcast.RoleJudge, "", "")
+			if err != nil {
+				return nil, err
+			}
+			users = append(users, u)
+		}
+		b, err := broadcast.NewBroker(broadcast.BrokerOpts{
+			TCPAddr: cfg.Broker.TCP, WSAddr: cfg.Broker.WebSocket,
+			TLS:   broadcast.TLSFiles{CA: cfg.Broker.CA, Cert: cfg.Broker.Cert, Key: cfg.Broker.Key},
+			Users: users, AllowAnonymous: cfg.Broker.Anonymous, Logger: log.With("part", "broker"),
+		})
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Start(ctx); err != nil {
+			return nil, fmt.Errorf("broker: %w", err)
+		}
+		log.Info("broker listening", "tcp", cfg.Broker.TCP, "websocket", cfg.Broker.WebSocket)
+	}
+	if cfg.Dashboard.Enabled {
+		dash, err := judges.New(judges.Opts{
+			Broker: cfg.MQTT.Broker, Username: dashUser, Password: dashPass,
+			Addr: cfg.Dashboard.Addr, Lang: cfg.Dashboard.Lang, Logger: log.With("part", "dashboard"),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("dashboard: %w", err)
+		}
+		d.dash = dash
+		// The dashboard's judges may certify this table's results.
+		for name, k := range dash.JudgeKeys() {
+			d.judges[name] = k
+		}
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			if err := dash.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("dashboard stopped", "err", err)
+			}
+		}()
+		log.Info("dashboard", "url", "http://"+cfg.Dashboard.Addr)
+	}
+	if cfg.MQTT.Broker != "" {
+		pub, err := broadcast.New(broadcast.Opts{
+			Broker: cfg.MQTT.Broker, Username: mqttUser, Password: mqttPass,
+			TLS:      broadcast.TLSFiles{CA: cfg.MQTT.CA, Cert: cfg.MQTT.Cert, Key: cfg.MQTT.Key},
+			QueueDir: filepath.Join(cfg.Dir, "feed"), Event: cfg.Event, Table: cfg.Table,
+			Versions: map[string]string{"parchisd": version(), "rules": "RULES.md", "feed": broadcast.Version},
+			Judges:   d.judges, Logger: log.With("part", "feed"),
+		})
+		if err != nil {
+			return nil, err
+		}
+		d.pub = pub
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			pub.Run(ctx)
+			pub.Close()
+		}()
+	}
+	if cfg.Metrics != "" {
+		if err := d.serveMetrics(ctx, cfg.Metrics); err != nil {
+			return nil, err
+		}
+	}
+	sinks := []table.Sink{table.SinkFunc(d.showLights), table.SinkFunc(d.feed), d.metrics}
+	d.table, err = table.Open(table.Opts{
+		Caps: caps, Dir: cfg.Dir, Sinks: append(sinks, extra...),
+		OnGameEnd: d.gameEnd, Logger: log.With("part", "table"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.resendReplayed()
+	d.publishState(time.Now())
+	return d, nil
+}
+
+func randomPassword() string {
+	b := make([]byte, 18)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func brokerUser(name, password string, role broadcast.Role, event, table string) (broadcast.User, error) {
+	h, err := broadcast.HashPassword(password)
+	if err != nil {
+		return broadcast.User{}, err
+	}
+	return broadcast.User{Name: name, Password: h, Role: role, Event: event, Table: table}, nil
+}
+
+func brokerUsers(cfg *config.Daemon) ([]broadcast.User, error) {
+	var users []broadcast.User
+	for _, u := range cfg.Broker.Users {
+		users = append(users, broadcast.User{Name: u.Name, Password: u.Password, Role: broadcast.Role(u.Role), Event: u.Event, Table: u.Table})
+	}
+	return users, nil
+}
+
+// showLights is the sink that drives the board's lights.
+func (d *daemon) showLights(u *table.Update) error {
+	if d.lights == nil {
+		return nil
+	}
+	return d.lights.Show(u.Lights)
+}
+
+// feed is the sink that publishes every event and the state.
+func (d *daemon) feed(u *table.Update) error {
+	if d.pub == nil || u.Replayed {
+		return nil
+	}
+	for _, e := range u.Events {
+		if err := d.pub.Event(e); err != nil {
+			return err
+		}
+	}
+	if len(u.Events) > 0 {
+		d.publishState(u.Input.At)
+	}
+	return nil
+}
+
+// resendReplayed queues the events the journal's replay rebuilt that the
+// feed had not yet queued: those of an input journaled just before a
+// crash.
+func (d *daemon) resendReplayed() {
+	if d.pub == nil {
+		return
+	}
+	last := d.pub.LastSeq()
+	for _, e := range d.table.Replayed() {
+		if e.Seq > last {
+			if err := d.pub.Event(e); err != nil {
+				d.log.Error("requeueing a replayed event", "seq", e.Seq, "err", err)
+			}
+		}
+	}
+}
+
+func (d *daemon) publishState(at time.Time) {
+	if d.pub == nil {
+		return
+	}
+	r := d.table.Referee()
+	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), r.Position(), r.Players(), r.LastThrow(), r.Lights(), r.Mismatch(), at)
+	if err := d.pub.State(s); err != nil {
+		d.log.Error("state", "err", err)
+	}
+}
+
+// gameEnd signs the finished game's result and publishes it for the judges.
+func (d *daemon) gameEnd(g table.GameEnd) {
+	res := &broadcast.Result{
+		Event: d.cfg.Event, Table: d.cfg.Table, Position: g.Position.String(),
+		Players: broadcast.Players(g.Players), Record: string(g.Record),
+		RecordSHA256: certify.RecordHash(g.Record), JournalHead: g.JournalHead.String(), Time: g.Time,
+	}
+	if w, ok := g.Position.Winner(); ok {
+		res.Result = w.String()
+	}
+	res.Sign(d.key)
+	d.result = res
+	d.log.Info("game over", "result", res.Result, "record_sha256", res.RecordSHA256, "saved", g.File)
+	if d.pub != nil {
+		if err := d.pub.Result(*res); err != nil {
+			d.log.Error("result", "err", err)
+		}
+	}
+}
+
+// command carries out a judge's command in the table's goroutine and
+// answers it.
+func (d *daemon) command(req broadcast.Request, now time.Time) {
+	c := req.Command
+	log := d.log.With("command", c.Type, "id", c.ID, "judge", c.Judge)
+	var seq uint64
+	var err error
+	switch c.Type {
+	case broadcast.CmdNewGame:
+		starter, perr := engine.ParseColour(c.Starter)
+		if perr != nil {
+			err = perr
+			break
+		}
+		var names [engine.NumColours]string
+		for k, v := range c.Players {
+			if col, perr := engine.ParseColour(k); perr == nil {
+				names[col] = v
+			}
+		}
+		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
+		if err == nil {
+			d.result = nil
+		}
+	case broadcast.CmdCorrect:
+		pos, perr := engine.ParsePPN(c.Position)
+		if perr != nil {
+			err = perr
+			break
+		}
+		seq, err = d.input(referee.Input{At: now, Kind: referee.InputJudgeSet, Position: pos, Judge: c.Judge})
+	case broadcast.CmdCertify, broadcast.CmdReject:
+		err = d.certify(c)
+	default:
+		err = fmt.Errorf("unknown command %q", c.Type)
+	}
+	if err != nil {
+		log.Warn("command failed", "err", err)
+	} else {
+		log.Info("command done", "seq", seq)
+	}
+	if err := req.Answer(seq, err); err != nil {
+		log.Warn("reply not sent", "err", err)
+	}
+}
+
+// input hands one input to the table and returns the number of its last
+// event.
+func (d *daemon) input(in referee.Input) (uint64, error) {
+	events, err := d.table.Handle(in, "")
+	if err != nil {
+		return 0, err
+	}
+	if len(events) == 0 {
+		return 0, nil
+	}
+	return events[len(events)-1].Seq, nil
+}
+
+func (d *daemon) certify(c broadcast.Command) error {
+	if d.result == nil {
+		return errors.New("no result is waiting for a judge")
+	}
+	if c.Certification == nil {
+		return errors.New("the command carries no certification")
+	}
+	if err := d.result.VerifyCertification(c.Certification, d.judges); err != nil {
+		return err
+	}
+	d.result.Certification = c.Certification
+	if err := d.saveCertified(); err != nil {
+		return err
+	}
+	if d.pub != nil {
+		return d.pub.Result(*d.result)
+	}
+	return nil
+}
+
+// saveCertified keeps the certified result beside the saved games.
+func (d *daemon) saveCertified() error {
+	b, err := json.MarshalIndent(d.result, "", "  ")
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("result-%s-%s.json", d.result.Time.UTC().Format("20060102T150405"), d.result.RecordSHA256[:12])
+	return journal.WriteFileAtomic(filepath.Join(d.cfg.Dir, "games", name), b, 0o640)
+}
+
+// serveMetrics serves the Prometheus metrics on addr until ctx ends.
+func (d *daemon) serveMetrics(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	srv := &http.Server{Handler: d.metrics, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	go func() { <-ctx.Done(); srv.Close() }()
+	d.log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return nil
+}
+
+// commands returns the judges' commands channel (nil without a feed).
+func (d *daemon) commands() <-chan broadcast.Request {
+	if d.pub == nil {
+		return nil
+	}
+	return d.pub.Commands()
+}
+
+// wait waits for the background work to stop after ctx has ended, and
+// closes the table.
+func (d *daemon) wait() {
+	d.wg.Wait()
+	if err := d.table.Close(); err != nil {
+		d.log.Error("closing the journal", "err", err)
+	}
+}

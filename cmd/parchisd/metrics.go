@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/parchis-table/parchis/table"
+)
+
+// metrics counts what the table does, for Prometheus (text format 0.0.4,
+// written by hand: a few counters need no client library).
+type metrics struct {
+	mu      sync.Mutex
+	started time.Time
+	inputs  map[string]uint64
+	events  map[string]uint64 // by type, and infractions by rule
+	seq     uint64
+	games   uint64
+}
+
+func newMetrics() *metrics {
+	return &metrics{started: time.Now(), inputs: map[string]uint64{}, events: map[string]uint64{}}
+}
+
+var inputNames = map[int]string{1: "board", 2: "throw", 3: "start", 4: "opening", 5: "setup", 6: "judge_set"}
+
+// Update is the sink that counts.
+func (m *metrics) Update(u *table.Update) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.inputs[inputNames[int(u.Input.Kind)]]++
+	for _, e := range u.Events {
+		key := e.Type
+		if e.Rule != "" {
+			key += "\x00" + e.Rule
+		}
+		m.events[key]++
+		m.seq = e.Seq
+		if e.Type == "result" {
+			m.games++
+		}
+	}
+	return nil
+}
+
+func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	fmt.Fprintf(w, "# HELP parchisd_uptime_seconds Seconds since the daemon started.\n# TYPE parchisd_uptime_seconds gauge\nparchisd_uptime_seconds %.0f\n", time.Since(m.started).Seconds())
+	fmt.Fprintf(w, "# HELP parchisd_event_seq Number of the last event.\n# TYPE parchisd_event_seq gauge\nparchisd_event_seq %d\n", m.seq)
+	fmt.Fprintf(w, "# HELP parchisd_games_total Games finished.\n# TYPE parchisd_games_total counter\nparchisd_games_total %d\n", m.games)
+	fmt.Fprintf(w, "# HELP parchisd_inputs_total Inputs handed to the referee, by kind.\n# TYPE parchisd_inputs_total counter\n")
+	for _, k := range sortedKeys(m.inputs) {
+		fmt.Fprintf(w, "parchisd_inputs_total{kind=%q} %d\n", k, m.inputs[k])
+	}
+	fmt.Fprintf(w, "# HELP parchisd_events_total Events, by type and infraction rule.\n# TYPE parchisd_events_total counter\n")
+	for _, k := range sortedKeys(m.events) {
+		typ, rule := k, ""
+		for i := range k {
+			if k[i] == 0 {
+				typ, rule = k[:i], k[i+1:]
+			}
+		}
+		fmt.Fprintf(w, "parchisd_events_total{type=%q,rule=%q} %d\n", typ, rule, m.events[k])
+	}
+}
+
+func sortedKeys(m map[string]uint64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpioreg"
+	"periph.io/x/conn/v3/i2c/i2creg"
+	"periph.io/x/conn/v3/spi/spireg"
+	"periph.io/x/host/v3"
+
+	"github.com/parchis-table/parchis/config"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/hw/direct"
+	"github.com/parchis-table/parchis/hw/leds"
+	"github.com/parchis-table/parchis/hw/sim"
+	"github.com/parchis-table/parchis/hw/tiles"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/source"
+)
+
+func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("run", "-config FILE",
+		"Runs the real table: the site sensors, lights and dice camera the configuration\nnames, the referee and its journal, and the live feed. Meant to run under\nsystemd (config/parchisd.service): it reports ready and feeds the watchdog.",
+		"  parchisd run -config /etc/parchisd/parchisd.yaml", stderr)
+	cfgPath := fs.String("config", "", "configuration `FILE` (required)")
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if *cfgPath == "" || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "parchisd run: want -config FILE and no arguments")
+		return exitUsage
+	}
+	cfg, err := config.LoadDaemonFile(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchisd run: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := runTable(ctx, cfg, newLogger(cfg, stderr)); err != nil {
+		fmt.Fprintf(stderr, "parchisd run: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// loadLayout reads the configured board layout, or the standard one.
+func loadLayout(cfg *config.Daemon) (*config.Layout, error) {
+	if cfg.Layout == "" {
+		return config.DefaultLayout(), nil
+	}
+	f, err := os.Open(cfg.Layout)
+	if err != nil {
+		return nil, fmt.Errorf("layout: %w", err)
+	}
+	defer f.Close()
+	lay, err := config.LoadLayout(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Layout, err)
+	}
+	return lay, nil
+}
+
+// runTable runs the table on the configured hardware until ctx ends.
+func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lay, err := loadLayout(cfg)
+	if err != nil {
+		return err
+	}
+	if cfg.Sensors.Backend != "sim" || cfg.Lights.Backend != "sim" {
+		if _, err := host.Init(); err != nil {
+			return fmt.Errorf("host: %w", err)
+		}
+	}
+	scanner, err := openSensors(cfg, lay)
+	if err != nil {
+		return err
+	}
+	wo := hw.DefaultWatchOpts
+	wo.Poll, wo.Logger = cfg.Sensors.Poll.D(), log.With("part", "sensors")
+	wo.Debounce.Settle = cfg.Sensors.Settle.D()
+	sensors, err := hw.NewWatcher(scanner, &wo)
+	if err != nil {
+		return err
+	}
+	lights, err := openLights(ctx, cfg, lay)
+	if err != nil {
+		return err
+	}
+	throws := make(chan referee.Input, 4)
+	frames, err := openCamera(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	d, err := start(ctx, cfg, log, scanner.Caps(), lights)
+	if err != nil {
+		return err
+	}
+	defer d.wait()
+	defer cancel()
+	go func() {
+		if err := sensors.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("sensors stopped", "err", err)
+			cancel()
+		}
+	}()
+	go watchDice(ctx, cfg, frames, throws, log.With("part", "camera"))
+	// Re-check the board against the game resumed from the journal.
+	snap := sensors.Snapshot()
+	d.input(referee.Input{At: time.Now(), Kind: referee.InputBoard, Board: snap})
+	sdNotify("READY=1")
+	log.Info("table ready", "event", cfg.Event, "table", cfg.Table, "sensors", cfg.Sensors.Backend)
+	watchdog := watchdogTicker()
+	for {
+		select {
+		case <-ctx.Done():
+			sdNotify("STOPPING=1")
+			return nil
+		case <-watchdog:
+			sdNotify("WATCHDOG=1")
+		case c := <-sensors.Changes():
+			if c.Err != nil {
+				log.Error("sensors cannot be read", "err", c.Err)
+				continue
+			}
+			if _, err := d.input(referee.Input{At: c.At, Kind: referee.InputBoard, Board: c.Snapshot}); err != nil {
+				return err
+			}
+		case in := <-throws:
+			if _, err := d.input(in); err != nil {
+				return err
+			}
+		case req := <-d.commands():
+			d.command(req, time.Now())
+		}
+	}
+}
+
+func openSensors(cfg *config.Daemon, lay *config.Layout) (hw.Scanner, error) {
+	switch cfg.Sensors.Backend {
+	case "sim":
+		return sim.NewBoard(nil), nil
+	case "direct", "tiles":
+		bus, err := i2creg.Open(cfg.Sensors.I2CBus)
+		if err != nil {
+			return nil, fmt.Errorf("sensors: I2C bus %q: %w", cfg.Sensors.I2CBus, err)
+		}
+		if cfg.Sensors.Backend == "tiles" {
+			return tiles.New(&tiles.I2C{Bus: bus}, lay, &tiles.DefaultOpts)
+		}
+		var irq gpio.PinIn
+		if cfg.Sensors.IRQPin != "" {
+			if irq = gpioreg.ByName(cfg.Sensors.IRQPin); irq == nil {
+				return nil, fmt.Errorf("sensors: no GPIO named %q", cfg.Sensors.IRQPin)
+			}
+		}
+		return direct.New(bus, irq, lay, &direct.DefaultOpts)
+	}
+	return nil, fmt.Errorf("sensors: unknown backend %q", cfg.Sensors.Backend)
+}
+
+func openLights(ctx context.Context, cfg *config.Daemon, lay *config.Layout) (hw.Lights, error) {
+	if cfg.Lights.Backend == "sim" {
+		return sim.NewLights(), nil
+	}
+	port, err := spireg.Open(cfg.Lights.SPIPort)
+	if err != nil {
+		return nil, fmt.Errorf("lights: SPI port %q: %w", cfg.Lights.SPIPort, err)
+	}
+	strip, err := leds.New(port, lay, &leds.DefaultOpts)
+	if err != nil {
+		return nil, err
+	}
+	go strip.Run(ctx)
+	return strip, nil
+}
+
+// openCamera starts the configured frame source.
+func openCamera(ctx context.Context, cfg *config.Daemon) (source.Source, error) {
+	c := cfg.Camera
+	switch c.Source {
+	case "files":
+		return source.NewDir(c.Dir, float64(c.FPS))
+	case "rpicam":
+		cmd := exec.CommandContext(ctx, "sh", "-c", c.Command)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, fmt.Errorf("camera: %w", err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			return nil, fmt.Errorf("camera: starting %q: %w", c.Command, err)
+		}
+		go cmd.Wait()
+		return source.NewYUV420(out, source.YUV420Opts{Width: c.Width, Height: c.Height, Rate: float64(c.FPS)})
+	}
+	return nil, fmt.Errorf("camera: source %q works only in parchisd sim", c.Source)
+}
+
+// watchDice reads frames until ctx ends or the source does, and sends
+// every throw the watcher reports.
+func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, out chan<- referee.Input, log *slog.Logger) {
+	ro := vision.DefaultOpts
+	if cfg.Camera.Calibration != "" {
+		f, err := os.Open(cfg.Camera.Calibration)
+		if err == nil {
+			cal, err := vision.ReadCalibrationYAML(f)
+			f.Close()
+			if err == nil {
+				ro = cal.Apply(ro)
+			} else {
+				log.Error("calibration", "file", cfg.Camera.Calibration, "err", err)
+			}
+		} else {
+			log.Error("calibration", "err", err)
+		}
+	}
+	w := vision.NewWatcher(vision.NewReader(&ro), &vision.WatchOpts{Rest: cfg.Camera.Rest.D()})
+	start := time.Now()
+	for ctx.Err() == nil {
+		f, err := frames.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				log.Error("camera stopped", "err", err)
+			}
+			return
+		}
+		for _, e := range w.Feed(f.Gray, f.At) {
+			in := table.ThrowInput(e)
+			in.At = start.Add(f.At)
+			select {
+			case out <- in:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/tablescript"
+)
+
+func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("script", "[-journal DIR] [-sensors KIND] FILE | -",
+		"Feeds a table script (DESIGN.md) to the referee, as the sensors and the camera\nwould, and prints one JSON event a line: seq, type, position (PPN after the\nevent), and move or rule. With -journal, inputs are journaled in DIR as the\ndaemon does: run again after a crash, it replays the journal, prints every\nevent again from the first, and goes on from the first line not journaled.",
+		"  parchisd script referee/testdata/scripts/kill.script\n  {\"seq\":1,\"type\":\"start\",…}", stderr)
+	dir := fs.String("journal", "", "journal the inputs in `DIR` and resume from it")
+	sensors := fs.String("sensors", "colours", "what the sensors tell: presence, counts or colours")
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "parchisd script: want one FILE, or - for standard input")
+		return exitUsage
+	}
+	caps, ok := parseCaps(*sensors)
+	if !ok {
+		fmt.Fprintf(stderr, "parchisd script: bad -sensors %q: want presence, counts or colours\n", *sensors)
+		return exitUsage
+	}
+	in := stdin
+	if name := fs.Arg(0); name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchisd script: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		in = f
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	emit := func(e referee.Event) error { return enc.Encode(e) }
+	t, err := table.Open(table.Opts{Caps: caps, Dir: *dir, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+	if err != nil {
+		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
+		return exitFail
+	}
+	defer t.Close()
+	for _, e := range t.Replayed() {
+		emit(e)
+	}
+	// Resume after the last script line the journal holds.
+	skip := 0
+	if n, ok := strings.CutPrefix(t.Note(), "line "); ok {
+		skip, _ = strconv.Atoi(n)
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		st, ok, err := tablescript.ParseLine(text)
+		if err == nil && ok && n > skip {
+			var events []referee.Event
+			events, err = t.Step(st, "line "+strconv.Itoa(n))
+			for _, e := range events {
+				emit(e)
+			}
+			w.Flush()
+		}
+		if err != nil {
+			w.Flush()
+			var se *tablescript.Error
+			if !errors.As(err, &se) {
+				err = &tablescript.Error{Line: n, Text: text, Err: err}
+			}
+			fmt.Fprintf(stderr, "parchisd script: %s: %v\n", fs.Arg(0), err)
+			return exitUsage
+		}
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func parseCaps(s string) (hw.Caps, bool) {
+	switch s {
+	case "presence":
+		return hw.Caps{}, true
+	case "counts":
+		return hw.Caps{Counts: true}, true
+	case "colours":
+		return hw.Caps{Counts: true, Colours: true}, true
+	}
+	return hw.Caps{}, false
+}

@@ -1,0 +1,338 @@
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Daemon is the table daemon's configuration (parchisd.yaml). Its defaults
+// (DefaultDaemon) run the simulated table as-is on any machine.
+type Daemon struct {
+	// Event and Table name the table on the live feed:
+	// parchis/v1/<event>/<table>/.
+	Event string `yaml:"event"`
+	Table string `yaml:"table"`
+	// Dir keeps the journal, the finished games and the table's key.
+	Dir string `yaml:"dir"`
+	// Layout is the board layout file; empty uses the standard board's.
+	Layout string `yaml:"layout"`
+	// Sensors selects and configures the site sensors.
+	Sensors Sensors `yaml:"sensors"`
+	// Lights configures the LED strip (its kind and brightness are in the
+	// layout).
+	Lights Lights `yaml:"lights"`
+	// Camera configures the dice camera.
+	Camera Camera `yaml:"camera"`
+	// MQTT is the table's connection to the live feed's broker.
+	MQTT MQTT `yaml:"mqtt"`
+	// Broker is the embedded broker, for a single table or a club.
+	Broker Broker `yaml:"broker"`
+	// Dashboard is the judges' dashboard served by the daemon itself.
+	Dashboard Dashboard `yaml:"dashboard"`
+	// Judges are the judges whose commands and certifications the table
+	// accepts.
+	Judges []Judge `yaml:"judges"`
+	// Metrics is the address of the Prometheus metrics endpoint; empty for
+	// none.
+	Metrics string `yaml:"metrics"`
+	// Log sets the log's level (debug, info, warn, error) and format
+	// (text, json).
+	Log Log `yaml:"log"`
+	// Sim configures the simulated table (parchisd sim).
+	Sim Sim `yaml:"sim"`
+}
+
+// Sensors selects the site sensors' back-end.
+type Sensors struct {
+	// Backend is direct, tiles or sim.
+	Backend string `yaml:"backend"`
+	// I2CBus names the I2C bus ("" for the first, "1" for /dev/i2c-1).
+	I2CBus string `yaml:"i2c_bus"`
+	// IRQPin is the GPIO the expanders' interrupt outputs are wired to
+	// (e.g. GPIO17); empty polls only.
+	IRQPin string `yaml:"irq_pin"`
+	// Poll is the safety-net poll interval.
+	Poll Duration `yaml:"poll"`
+	// Settle is how long a change must hold before it is reported.
+	Settle Duration `yaml:"settle"`
+}
+
+// Lights configures the lights.
+type Lights struct {
+	// Backend is spi or sim.
+	Backend string `yaml:"backend"`
+	// SPIPort names the SPI port ("" for the first, or /dev/spidev0.0).
+	SPIPort string `yaml:"spi_port"`
+}
+
+// Camera configures the dice camera.
+type Camera struct {
+	// Source is rpicam (frames piped from rpicam-vid), files (a folder of
+	// images, for tests) or sim (synthetic frames of the throws made by
+	// the simulated players).
+	Source string `yaml:"source"`
+	// Command is the camera command for rpicam; it must write YUV420
+	// frames of Width×Height to its standard output.
+	Command string `yaml:"command"`
+	Width   int    `yaml:"width"`
+	Height  int    `yaml:"height"`
+	FPS     int    `yaml:"fps"`
+	// Dir is the folder of images for the files source.
+	Dir string `yaml:"dir"`
+	// Rest is how long the die must stay still to count as a throw.
+	Rest Duration `yaml:"rest"`
+	// Calibration is the tray's calibration file written by parchisd
+	// calibrate; empty uses the whole frame.
+	Calibration string `yaml:"calibration"`
+}
+
+// MQTT is the table's broker connection.
+type MQTT struct {
+	// Broker is the broker's URL (tcp://, ssl://, ws://, wss://).
+	Broker   string `yaml:"broker"`
+	Username string `yaml:"username"`
+	Password string `yaml:"password"`
+	// CA, Cert and Key are PEM files for TLS.
+	CA   string `yaml:"ca"`
+	Cert string `yaml:"cert"`
+	Key  string `yaml:"key"`
+}
+
+// Broker is the embedded broker.
+type Broker struct {
+	// Enabled starts the embedded broker.
+	Enabled bool `yaml:"enabled"`
+	// TCP and WebSocket are the listeners' addresses ("off" for no
+	// WebSocket listener).
+	TCP       string `yaml:"tcp"`
+	WebSocket string `yaml:"websocket"`
+	// CA, Cert and Key put the listeners under TLS.
+	CA   string `yaml:"ca"`
+	Cert string `yaml:"cert"`
+	Key  string `yaml:"key"`
+	// Anonymous lets clients without a username read the feed.
+	Anonymous bool `yaml:"anonymous"`
+	// Users are the broker's accounts (password: a hash made by
+	// parchisd hash-password).
+	Users []BrokerUser `yaml:"users"`
+}
+
+// BrokerUser is an account of the embedded broker.
+type BrokerUser struct {
+	Name     string `yaml:"name"`
+	Password string `yaml:"password"`
+	Role     string `yaml:"role"` // table, judge or viewer
+	Event    string `yaml:"event"`
+	Table    string `yaml:"table"`
+}
+
+// Dashboard is the judges' dashboard served by the daemon.
+type Dashboard struct {
+	Enabled bool   `yaml:"enabled"`
+	Addr    string `yaml:"addr"`
+	// Lang is the default language: es or en.
+	Lang string `yaml:"lang"`
+}
+
+// Judge is a judge the table accepts.
+type Judge struct {
+	Name string `yaml:"name"`
+	// PublicKey is the judge's Ed25519 public key (base64).
+	PublicKey string `yaml:"public_key"`
+}
+
+// Log sets up logging.
+type Log struct {
+	Level  string `yaml:"level"`
+	Format string `yaml:"format"`
+}
+
+// Sim configures the simulated table.
+type Sim struct {
+	// Seed makes the simulated game repeatable.
+	Seed uint64 `yaml:"seed"`
+	// Pace is the time a simulated player takes for one action.
+	Pace Duration `yaml:"pace"`
+	// Games is how many games to play before stopping (0: for ever).
+	Games int `yaml:"games"`
+	// Render draws the board and its lights in the terminal.
+	Render bool `yaml:"render"`
+	// Players names the simulated players: Yellow, Blue, Red, Green.
+	Players []string `yaml:"players"`
+	// Mistakes gives the rate (0…1) of each kind of mistake a simulated
+	// player makes per action: touched-piece, wrong-count, kill-not-done,
+	// early-throw, edge (a die landing on its edge).
+	Mistakes map[string]float64 `yaml:"mistakes"`
+}
+
+// MistakeKinds are the simulated players' mistakes, in Sim.Mistakes.
+var MistakeKinds = []string{"touched-piece", "wrong-count", "kill-not-done", "early-throw", "edge"}
+
+// Duration is a time.Duration written as in Go ("300ms", "2s").
+type Duration time.Duration
+
+// UnmarshalYAML reads "300ms"-style durations.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v < 0 {
+		return fmt.Errorf("line %d: bad duration %q: want e.g. 300ms or 2s", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML writes the duration as Go does.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// D returns the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+//go:embed parchisd.yaml
+var defaultDaemonYAML []byte
+
+// DefaultDaemonYAML returns the text of the default configuration, with
+// every setting explained.
+func DefaultDaemonYAML() []byte { return append([]byte(nil), defaultDaemonYAML...) }
+
+// DefaultDaemon returns the default configuration: the simulated table,
+// with the embedded broker and dashboard on localhost.
+func DefaultDaemon() *Daemon {
+	d, err := decodeDaemon(defaultDaemonYAML, &Daemon{})
+	if err != nil {
+		panic("config: embedded parchisd.yaml: " + err.Error())
+	}
+	return d
+}
+
+// LoadDaemon reads a configuration file over the defaults: settings it
+// leaves out keep their default values. Unknown fields, bad values and
+// missing required ones are errors naming the field and its line.
+func LoadDaemon(r io.Reader) (*Daemon, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return decodeDaemon(data, DefaultDaemon())
+}
+
+// LoadDaemonFile reads the configuration file at path.
+func LoadDaemonFile(path string) (*Daemon, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	d, err := LoadDaemon(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+func decodeDaemon(data []byte, d *Daemon) (*Daemon, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(d); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// Validate checks every setting and returns all the problems at once.
+func (d *Daemon) Validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	oneOf := func(field, v string, allowed ...string) {
+		for _, a := range allowed {
+			if v == a {
+				return
+			}
+		}
+		bad(field, "%q: want one of %s", v, strings.Join(allowed, ", "))
+	}
+	if !nameRE.MatchString(d.Event) {
+		bad("event", "%q: want 1 to 64 letters, digits, '.', '_' or '-'", d.Event)
+	}
+	if !nameRE.MatchString(d.Table) {
+		bad("table", "%q: want 1 to 64 letters, digits, '.', '_' or '-'", d.Table)
+	}
+	if d.Dir == "" {
+		bad("dir", "required: where the journal and games are kept")
+	}
+	oneOf("sensors.backend", d.Sensors.Backend, "direct", "tiles", "sim")
+	oneOf("lights.backend", d.Lights.Backend, "spi", "sim")
+	oneOf("camera.source", d.Camera.Source, "rpicam", "files", "sim")
+	if d.Camera.Source == "rpicam" && d.Camera.Command == "" {
+		bad("camera.command", "required for camera.source rpicam")
+	}
+	if d.Camera.Source == "files" && d.Camera.Dir == "" {
+		bad("camera.dir", "required for camera.source files")
+	}
+	if d.Camera.Width < 64 || d.Camera.Height < 64 || d.Camera.Width > 4096 || d.Camera.Height > 4096 {
+		bad("camera.width/height", "%d×%d: want 64 to 4096 each", d.Camera.Width, d.Camera.Height)
+	}
+	if d.Camera.FPS < 1 || d.Camera.FPS > 120 {
+		bad("camera.fps", "%d: want 1 to 120", d.Camera.FPS)
+	}
+	if d.MQTT.Broker != "" {
+		if !strings.Contains(d.MQTT.Broker, "://") {
+			bad("mqtt.broker", "%q: want a URL such as tcp://127.0.0.1:1883", d.MQTT.Broker)
+		}
+	}
+	for i, u := range d.Broker.Users {
+		f := "broker.users[" + strconv.Itoa(i) + "]"
+		if u.Name == "" {
+			bad(f+".name", "required")
+		}
+		oneOf(f+".role", u.Role, "table", "judge", "viewer")
+		if !strings.HasPrefix(u.Password, "pbkdf2-sha256$") {
+			bad(f+".password", "want a hash made by parchisd hash-password, not the password itself")
+		}
+	}
+	if d.Dashboard.Lang != "es" && d.Dashboard.Lang != "en" {
+		bad("dashboard.lang", "%q: want es or en", d.Dashboard.Lang)
+	}
+	for i, j := range d.Judges {
+		if j.Name == "" || j.PublicKey == "" {
+			bad("judges["+strconv.Itoa(i)+"]", "want a name and a public_key")
+		}
+	}
+	oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error")
+	oneOf("log.format", d.Log.Format, "text", "json")
+	if len(d.Sim.Players) != 0 && len(d.Sim.Players) != 4 {
+		bad("sim.players", "want 4 names (Yellow, Blue, Red, Green), got %d", len(d.Sim.Players))
+	}
+	for k, v := range d.Sim.Mistakes {
+		known := false
+		for _, m := range MistakeKinds {
+			known = known || m == k
+		}
+		if !known {
+			bad("sim.mistakes."+k, "unknown mistake: want one of %s", strings.Join(MistakeKinds, ", "))
+		}
+		if v < 0 || v > 1 {
+			bad("sim.mistakes."+k, "%v: want a rate from 0 to 1", v)
+		}
+	}
+	if d.Sim.Pace.D() < time.Millisecond {
+		bad("sim.pace", "%v: want at least 1ms", d.Sim.Pace.D())
+	}
+	return errors.Join(errs...)
+}
