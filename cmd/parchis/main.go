@@ -9,6 +9,10 @@
 //	parchis throw PPN DIE | -
 //	parchis replay FILE | -
 //	parchis selfplay [-n N] [-seed S] [-check]
+//	parchis verify RESULT.json [RECORD]
+//	parchis dice read FILE... | -
+//	parchis dice eval DIR...
+//	parchis check [-sim]
 //
 // Exit status: 0 ok, 1 a rule is broken, 2 bad usage or unparsable input.
 package main
@@ -43,6 +47,8 @@ func commands() []command {
 		{"replay", "check a game record and print its end", runReplay},
 		{"selfplay", "play random games and report speed and endings", runSelfPlay},
 		{"verify", "check a result's signatures and record", runVerify},
+		{"dice", "read die faces from images, or score the recogniser on labelled folders", runDice},
+		{"check", "find the table's sensors, light every LED, list occupied sites", runCheck},
 	}
 }
 

@@ -43,6 +43,7 @@ func commands() []command {
 		{"sim", "run the simulated table with the broker and the dashboard", runSim},
 		{"run", "run the real table from a configuration file", runRun},
 		{"script", "feed a table script to the referee and print its events", runScript},
+		{"check", "find the sensors, light every LED, list occupied sites", runCheck},
 		{"config", "print the default configuration, every setting explained", runConfig},
 		{"hash-password", "hash a password for a broker user (reads it from stdin)", runHashPassword},
 	}

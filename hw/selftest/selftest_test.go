@@ -1,4 +1,4 @@
-package main
+package selftest
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func TestCheck(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			st := runCheck(tc.args, nil, &out, &errb)
+			st := Main("parchis check", tc.args, &out, &errb)
 			if st != tc.status {
 				t.Fatalf("status %d, want %d\nstdout:\n%s\nstderr:\n%s", st, tc.status, out.String(), errb.String())
 			}
@@ -42,7 +42,7 @@ func TestCheck(t *testing.T) {
 
 func TestCheck_HelpHasExample(t *testing.T) {
 	var out, errb bytes.Buffer
-	runCheck([]string{"--help"}, nil, &out, &errb)
+	Main("parchis check", []string{"--help"}, &out, &errb)
 	if !strings.Contains(errb.String(), "parchis check -sim -pieces") {
 		t.Errorf("help lacks an example:\n%s", errb.String())
 	}
