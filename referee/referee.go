@@ -191,7 +191,10 @@ func (r *Referee) start(pos engine.Position, players [engine.NumColours]string, 
 	r.resetTurnState()
 	r.owed, r.lastThrow, r.rethrow = nil, "", false
 	detail := fmt.Sprintf("%s starts", pos.Starter().Name())
-	if how != "" {
+	switch {
+	case how == "setup":
+		detail = fmt.Sprintf("game set up, %s to move", pos.Turn().Name())
+	case how != "":
 		detail += " (" + how + ")"
 	}
 	if judge != "" {
@@ -323,6 +326,7 @@ func (r *Referee) tryMoves() bool {
 				continue
 			}
 			if r.touched != engine.NoSite && m.From != r.touched {
+				r.openMismatch()
 				r.reportIllegal(Event{Type: EventInfraction, Colour: pos.Turn().String(), Rule: RuleTouchedPiece, Move: m.String(),
 					Sites:  []string{r.touched.String(), m.From.String()},
 					Detail: fmt.Sprintf("the piece lifted from %s must be the one played (ficha tocada es ficha jugada)", r.touched)})
@@ -446,6 +450,14 @@ func (r *Referee) killUnderway() bool {
 // move becomes the touched piece.
 func (r *Referee) lifted() bool {
 	r.dl = deltas(&r.obs, &r.exp, r.opts.Caps, r.dl)
+	if (len(r.dl) != 1 || r.dl[0].diff != -1) && len(r.owed) > 0 {
+		// Against the board with the owed pieces still standing.
+		r.scratch = r.exp
+		for _, o := range r.owed {
+			addOwed(&r.scratch, o)
+		}
+		r.dl = deltas(&r.obs, &r.scratch, r.opts.Caps, r.dl)
+	}
 	if len(r.dl) != 1 || r.dl[0].diff != -1 {
 		return false
 	}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The project's test command (README): installs and starts what the tests
+# need — Debian's mosquitto for the feed's tests against a standard broker,
+# Debian's chromium for the dashboard's browser test, qemu-user-static for
+# the arm64 run — then vets, runs every test, and cross-compiles for the Pi
+# and runs the hw, firmware and engine tests there under qemu.
+#
+# Usage: ./test.sh [extra go test flags…]
+set -euo pipefail
+cd "$(dirname "$0")"
+
+bash ci/chromium.sh
+eval "$(bash ci/mosquitto.sh start)"
+trap 'bash ci/mosquitto.sh stop >/dev/null 2>&1 || true' EXIT
+
+echo "test.sh: gofmt and go vet"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+	echo "test.sh: not gofmt'ed: $unformatted" >&2
+	exit 1
+fi
+go vet ./...
+
+echo "test.sh: the Pi's builds, and the hw, firmware and engine tests under qemu (arm64)"
+bash ci/qemu-test.sh
+
+echo "test.sh: go test ./..."
+go test "$@" ./...
