@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
@@ -23,6 +24,7 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"  parchisd script referee/testdata/scripts/kill.script\n  {\"seq\":1,\"type\":\"start\",…}", stderr)
 	dir := fs.String("journal", "", "journal the inputs in `DIR` and resume from it")
 	sensors := fs.String("sensors", "colours", "what the sensors tell: presence, counts or colours")
+	pace := fs.Duration("pace", 0, "wait this long before each line (to replay a game at a watchable speed)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -69,6 +71,7 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		text := strings.TrimRight(sc.Text(), "\r")
 		st, ok, err := tablescript.ParseLine(text)
 		if err == nil && ok && n > skip {
+			time.Sleep(*pace)
 			var events []referee.Event
 			events, err = t.Step(st, "line "+strconv.Itoa(n))
 			for _, e := range events {
