@@ -68,7 +68,7 @@ func gameScript(t *testing.T, inputs int) string {
 	return b.String()
 }
 
-func buildDaemon(t *testing.T) string {
+func buildDaemon(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "parchisd")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// freeAddr returns a loopback address with a port free now.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// simConfig writes a configuration for a simulated table on free ports.
+func simConfig(t testing.TB, dir string) (path, broker, dashboard string) {
+	t.Helper()
+	broker, ws, dashboard := freeAddr(t), freeAddr(t), freeAddr(t)
+	cfg := fmt.Sprintf(`dir: %s
+mqtt:
+  broker: tcp://%s
+broker:
+  tcp: %s
+  websocket: %s
+dashboard:
+  addr: %s
+sim:
+  render: false
+`, dir, broker, broker, ws, dashboard)
+	path = filepath.Join(dir, "parchisd.yaml")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, broker, dashboard
+}
+
+// startSim starts parchisd sim and returns once it logs that it is ready,
+// with the time that took.
+func startSim(t testing.TB, bin string, args ...string) (*exec.Cmd, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"sim"}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan time.Duration, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "simulated table ready") {
+				ready <- time.Since(t0)
+			}
+		}
+	}()
+	select {
+	case d := <-ready:
+		return cmd, d
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("parchisd sim not ready after 20 s")
+	}
+	return nil, 0
+}
+
+// rss returns a process's resident memory in bytes.
+func rss(t testing.TB, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024
+		}
+	}
+	t.Fatal("no VmRSS")
+	return 0
+}
+
+// BenchmarkSim_ReadyAndMemory starts parchisd sim (broker, dashboard,
+// simulated players, camera and recogniser), measures the time to ready,
+// lets it play for three seconds at 20 times real speed, and reports its
+// resident memory.
+func BenchmarkSim_ReadyAndMemory(b *testing.B) {
+	bin := buildDaemon(b)
+	var ready time.Duration
+	var mem int64
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		cfg, _, _ := simConfig(b, dir)
+		cmd, d := startSim(b, bin, "-config", cfg, "-speed", "20")
+		ready += d
+		time.Sleep(3 * time.Second)
+		mem = max(mem, rss(b, cmd.Process.Pid))
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}
+	b.ReportMetric(float64(ready.Milliseconds())/float64(b.N), "ready-ms")
+	b.ReportMetric(float64(mem)/(1<<20), "rss-MiB")
+}

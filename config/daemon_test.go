@@ -1,0 +1,86 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaultDaemon_RunsTheSimulatedTable(t *testing.T) {
+	d := DefaultDaemon()
+	if d.Sensors.Backend != "sim" || d.Lights.Backend != "sim" || d.Camera.Source != "sim" {
+		t.Errorf("defaults are not the simulated table: %+v %+v %+v", d.Sensors, d.Lights, d.Camera)
+	}
+	if d.MQTT.Broker != "tcp://127.0.0.1:1883" || d.Broker.WebSocket != "127.0.0.1:8083" || d.Dashboard.Addr != "127.0.0.1:8080" {
+		t.Errorf("default addresses: %s %s %s", d.MQTT.Broker, d.Broker.WebSocket, d.Dashboard.Addr)
+	}
+	if d.Event != "local" || d.Table != "1" || !d.Broker.Anonymous || d.Dashboard.Lang != "es" {
+		t.Errorf("defaults: event %q table %q anonymous %v lang %q", d.Event, d.Table, d.Broker.Anonymous, d.Dashboard.Lang)
+	}
+	if d.Camera.Rest.D() != 300*time.Millisecond {
+		t.Errorf("camera rest %v, want 300ms", d.Camera.Rest.D())
+	}
+}
+
+func TestLoadDaemon_OverridesKeepDefaults(t *testing.T) {
+	d, err := LoadDaemon(strings.NewReader("table: t7\nsim:\n  pace: 1s\n  mistakes:\n    edge: 0.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Table != "t7" || d.Event != "local" || d.Sim.Pace.D() != time.Second {
+		t.Errorf("got table %q event %q pace %v", d.Table, d.Event, d.Sim.Pace.D())
+	}
+	if d.Sim.Mistakes["edge"] != 0.5 || d.Sim.Mistakes["touched-piece"] != 0.02 {
+		t.Errorf("mistakes not merged with the defaults: %v", d.Sim.Mistakes)
+	}
+}
+
+// A typo or a bad value is an error naming the field (and its line).
+func TestLoadDaemon_Errors(t *testing.T) {
+	cases := []struct{ yaml, want string }{
+		{"tabel: 2\n", "line 1: field tabel not found"},
+		{"sensors:\n  backnd: sim\n", "line 2: field backnd not found"},
+		{"sensors:\n  backend: serial\n", "sensors.backend: \"serial\""},
+		{"camera:\n  rest: soon\n", "line 2: bad duration \"soon\""},
+		{"camera:\n  fps: 0\n", "camera.fps: 0"},
+		{"event: a/b\n", "event: \"a/b\""},
+		{"dir: \"\"\n", "dir: required"},
+		{"mqtt:\n  broker: 127.0.0.1\n", "mqtt.broker"},
+		{"broker:\n  users:\n  - name: t\n    password: secret\n    role: table\n", "broker.users[0].password"},
+		{"broker:\n  users:\n  - name: t\n    password: pbkdf2-sha256$1$a$b\n    role: king\n", "broker.users[0].role"},
+		{"dashboard:\n  lang: fr\n", "dashboard.lang"},
+		{"sim:\n  mistakes:\n    cheating: 0.1\n", "sim.mistakes.cheating: unknown"},
+		{"sim:\n  mistakes:\n    edge: 2\n", "sim.mistakes.edge: 2"},
+		{"sim:\n  players: [a, b]\n", "sim.players"},
+		{"log:\n  level: loud\n", "log.level"},
+		{"camera:\n  source: rpicam\n  command: \"\"\n", "camera.command: required"},
+	}
+	for _, tc := range cases {
+		_, err := LoadDaemon(strings.NewReader(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+// Every problem is reported at once.
+func TestLoadDaemon_AllProblemsAtOnce(t *testing.T) {
+	_, err := LoadDaemon(strings.NewReader("dashboard:\n  lang: fr\nlog:\n  level: loud\n"))
+	if err == nil || !strings.Contains(err.Error(), "dashboard.lang") || !strings.Contains(err.Error(), "log.level") {
+		t.Fatalf("error %v: want both problems", err)
+	}
+}
+
+func FuzzLoadDaemon(f *testing.F) {
+	f.Add(string(DefaultDaemonYAML()))
+	f.Add("table: t7\n")
+	f.Add("sim:\n  pace: 1s\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := LoadDaemon(strings.NewReader(s))
+		if err == nil {
+			if verr := d.Validate(); verr != nil {
+				t.Fatalf("loaded a configuration that does not validate: %v", verr)
+			}
+		}
+	})
+}
