@@ -19,12 +19,16 @@ func TestParseLine(t *testing.T) {
 	}{
 		{"", false, nil},
 		{"   # a comment", false, nil},
-		{"opening Y3 B5 R5 G2 B6 R1", true, func(s Step) bool { return len(s.Opening) == 6 && s.Opening[5] == engine.OpeningThrow{Colour: engine.Red, Value: 1} }},
+		{"opening Y3 B5 R5 G2 B6 R1", true, func(s Step) bool {
+			return len(s.Opening) == 6 && s.Opening[5] == engine.OpeningThrow{Colour: engine.Red, Value: 1}
+		}},
 		{"start B", true, func(s Step) bool { return s.Verb == VerbStart && s.Starter == engine.Blue }},
 		{"setup 5:Y B 5 0 - Y", true, func(s Step) bool { return s.Position.String() == "5:Y B 5 0 - Y" }},
 		{"at 0.4 throw edge", true, func(s Step) bool { return s.HasAt && s.At == 400*time.Millisecond && s.Throw == referee.ThrowEdge }},
 		{"at 12 throw 6", true, func(s Step) bool { return s.At == 12*time.Second && s.Value == 6 }},
-		{"at 1.2 lift YH", true, func(s Step) bool { return s.Verb == VerbLift && s.Site == engine.HomeSite(engine.Yellow) && !s.HasColour }},
+		{"at 1.2 lift YH", true, func(s Step) bool {
+			return s.Verb == VerbLift && s.Site == engine.HomeSite(engine.Yellow) && !s.HasColour
+		}},
 		{"at 1.9 place 5 Y", true, func(s Step) bool { return s.Site == engine.TrackSite(5) && s.HasColour && s.Colour == engine.Yellow }},
 		{"at 2 board 5:Y,12:2", true, func(s Step) bool {
 			return s.Board.Sites[engine.TrackSite(5)].ByColour[engine.Yellow] == 1 && s.Board.Sites[engine.TrackSite(12)].Count == 2 && !s.Board.Sites[engine.TrackSite(12)].Coloured
