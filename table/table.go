@@ -147,11 +147,10 @@ func (t *Table) replayRecord(p []byte) error {
 			return err
 		}
 		if st.Verb == tablescript.VerbSeq {
-			// Events past a seq line were rebuilt from a saved game's
-			// final position; they were never handed out.
-			for len(t.replay) > 0 && t.replay[len(t.replay)-1].Seq > st.Seq {
-				t.replay = t.replay[:len(t.replay)-1]
-			}
+			// A new journal begins with a saved game's final position and
+			// then its last event number: the events rebuilt before the
+			// seq line were handed out already, under their own numbers.
+			t.replay = t.replay[:0]
 		}
 		if !ok {
 			continue

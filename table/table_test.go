@@ -1,0 +1,167 @@
+package table
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/journal"
+	"github.com/parchis-table/parchis/referee"
+)
+
+var caps = hw.Caps{Counts: true, Colours: true}
+
+func script(t *testing.T, tb *Table, text string) []referee.Event {
+	t.Helper()
+	var events []referee.Event
+	if err := tb.RunScript(strings.NewReader(text), func(e referee.Event) error { events = append(events, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+const turns = `players Ana Bea Carla Dani
+start Y
+at 1 throw 5
+at 2 lift YH
+at 3 place 5 Y
+at 4 throw 3
+`
+
+// A table reopened on its journal is where it was, with the same events.
+func TestOpen_ReplaysJournal(t *testing.T) {
+	dir := t.TempDir()
+	tb, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := script(t, tb, turns)
+	pos := tb.Referee().Position()
+	tb.Close()
+
+	var sunk int
+	opened := false
+	tb2, err := Open(Opts{Caps: caps, Dir: dir, Sinks: []Sink{SinkFunc(func(u *Update) error {
+		if !opened && !u.Replayed {
+			t.Error("an update of the replay is not marked replayed")
+		}
+		sunk += len(u.Events)
+		return nil
+	})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened = true
+	defer tb2.Close()
+	if got := tb2.Referee().Position(); got != pos {
+		t.Errorf("replayed to %s, want %s", got.String(), pos.String())
+	}
+	if got := tb2.Referee().Players(); got != [4]string{"Ana", "Bea", "Carla", "Dani"} {
+		t.Errorf("players %v", got)
+	}
+	if len(tb2.Replayed()) != len(events) || sunk != len(events) {
+		t.Fatalf("replay gave %d events (%d to sinks), want %d", len(tb2.Replayed()), sunk, len(events))
+	}
+	for i := range events {
+		a, _ := json.Marshal(events[i])
+		b, _ := json.Marshal(tb2.Replayed()[i])
+		if !bytes.Equal(a, b) {
+			t.Errorf("event %d: replay %s, want %s", i+1, b, a)
+		}
+	}
+	// The next event goes on from the last number.
+	more, err := tb2.Handle(referee.Input{Kind: referee.InputThrow, Value: 2}, "")
+	if err != nil || len(more) == 0 || more[0].Seq != uint64(len(events)+1) {
+		t.Fatalf("next event %+v, %v; want seq %d", more, err, len(events)+1)
+	}
+}
+
+// A journal with a damaged tail still opens: the tail is cut and the game
+// resumes from the last intact input.
+func TestOpen_DamagedTailCut(t *testing.T) {
+	dir := t.TempDir()
+	tb, _ := Open(Opts{Caps: caps, Dir: dir})
+	script(t, tb, turns)
+	tb.Close()
+	path := filepath.Join(dir, JournalName)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write([]byte{40, 0, 0, 0, 1, 2, 3, 4, 'a', 't'})
+	f.Close()
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb2.Close()
+	if pos := tb2.Referee().Position(); pos.String() != "5:Y R throw 0 - Y" {
+		t.Errorf("resumed at %s", pos.String())
+	}
+}
+
+// At the end of a game the record is saved atomically, the journal
+// archived, and a new one begins from the final position.
+func TestGameOver_SavesAndRotates(t *testing.T) {
+	dir := t.TempDir()
+	var ends []GameEnd
+	tb, err := Open(Opts{Caps: caps, Dir: dir, OnGameEnd: func(g GameEnd) { ends = append(ends, g) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := script(t, tb, `setup 30:B,40:G,Y7:Y,YG:YYY,RG:RRRR Y throw 0 - Y
+at 1 throw 1
+at 2 lift Y7
+at 3 place YG Y
+at 4 throw 3
+at 5 lift 30 B
+at 6 place 33 B
+at 7 throw 2
+at 8 lift 40 G
+at 9 place 42 G
+`)
+	last := events[len(events)-1]
+	if last.Type != referee.EventResult || len(ends) != 1 {
+		t.Fatalf("last event %+v, %d game ends", last, len(ends))
+	}
+	end := ends[0]
+	g, err := engine.ReadRecord(bytes.NewReader(end.Record))
+	if err != nil {
+		t.Fatalf("saved record: %v\n%s", err, end.Record)
+	}
+	if w, _ := g.Pos.Winner(); w != engine.PairYR || g.Pos != end.Position {
+		t.Errorf("record replays to %s", g.Pos.String())
+	}
+	var saved savedGame
+	b, err := os.ReadFile(end.File)
+	if err != nil || json.Unmarshal(b, &saved) != nil || saved.Record != string(end.Record) || saved.Result != "YR" {
+		t.Fatalf("saved game %s: %v", end.File, err)
+	}
+	f, _ := os.Open(strings.TrimSuffix(end.File, ".json") + ".journal")
+	head, n, err := journal.Verify(f)
+	f.Close()
+	if err != nil || head != end.JournalHead || n == 0 {
+		t.Errorf("archived journal: head %s over %d records, %v; want %s", head, n, err, end.JournalHead)
+	}
+	tb.Close()
+	// A restart shows the finished game, and numbers go on.
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb2.Close()
+	if pos := tb2.Referee().Position(); pos != end.Position || tb2.Referee().Seq() != last.Seq || len(tb2.Replayed()) != 0 {
+		t.Errorf("after restart: %s, seq %d, %d replayed events", pos.String(), tb2.Referee().Seq(), len(tb2.Replayed()))
+	}
+}
+
+// A script line that cannot be read stops the run with its line number.
+func TestRunScript_BadLine(t *testing.T) {
+	tb, _ := Open(Opts{Caps: caps})
+	err := tb.RunScript(strings.NewReader("start Y\nat 1 throw 9\n"), func(referee.Event) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), `bad throw "9"`) {
+		t.Fatalf("error %v", err)
+	}
+}
