@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,4 +84,16 @@ func FuzzLoadDaemon(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestExampleConfigs_Load(t *testing.T) {
+	files, _ := filepath.Glob("examples/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no example configurations")
+	}
+	for _, f := range files {
+		if _, err := LoadDaemonFile(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
 }
