@@ -3,6 +3,7 @@ package judges
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,6 +26,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("POST /login", s.serveLoginPost)
 	m.HandleFunc("POST /logout", s.serveLogout)
 	m.HandleFunc("GET /events", s.serveEvents)
+	m.HandleFunc("GET /api/tables", s.serveAPITables)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(staticFS())))
 	return m
@@ -344,4 +346,19 @@ func actionMessage(lang string, err error) string {
 		return T(lang, ae.Key)
 	}
 	return err.Error()
+}
+
+// serveAPITables answers every table as JSON (Table), for tools and tests;
+// with ?feed=0 without the feeds (FeedLen still says how long they are).
+func (s *Server) serveAPITables(w http.ResponseWriter, r *http.Request) {
+	all := s.store.All()
+	for _, t := range all {
+		t.FeedLen = len(t.Feed)
+		if r.URL.Query().Get("feed") == "0" {
+			t.Feed = nil
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(all)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -90,6 +91,9 @@ type simTable struct {
 	result *broadcast.Result
 	// sent records when each event was handed to the publisher.
 	sent map[uint64]time.Time
+	// direct, when set, takes the events and states instead of the
+	// publisher (to fill a dashboard quickly).
+	direct func(topic string, payload []byte)
 }
 
 // startTable connects a simulated table to the broker and starts a game.
@@ -150,7 +154,10 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 	e.Time = time.Now().UTC()
 	e.Position = st.g.Pos.String()
 	st.sent[e.Seq] = time.Now()
-	if err := st.pub.Event(e); err != nil {
+	if st.direct != nil {
+		b, _ := json.Marshal(e)
+		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicEvents, b)
+	} else if err := st.pub.Event(e); err != nil {
 		panic(err)
 	}
 	s := broadcast.State{Event: st.event, Table: st.table, Seq: st.seq, Position: e.Position, PositionJSON: st.g.Pos,
@@ -164,7 +171,12 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 	if e.Type == referee.EventResult {
 		s.Result = e.Result
 	}
-	_ = st.pub.State(s)
+	if st.direct != nil {
+		b, _ := json.Marshal(s)
+		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicState, b)
+	} else {
+		_ = st.pub.State(s)
+	}
 	return e.Seq
 }
 

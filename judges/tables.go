@@ -42,7 +42,9 @@ type Table struct {
 	// LastThrow is the newest throw, from the state or a later event.
 	LastThrow string `json:"last_throw,omitempty"`
 	// Feed holds the newest events, oldest first.
-	Feed []Entry `json:"feed"`
+	Feed []Entry `json:"feed,omitempty"`
+	// FeedLen is len(Feed), set in the answers of /api/tables.
+	FeedLen int `json:"feed_len,omitempty"`
 	// Result is the retained result, if any.
 	Result *broadcast.Result `json:"result,omitempty"`
 	// Updated is when anything about the table last arrived.

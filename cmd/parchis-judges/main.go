@@ -24,11 +24,16 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
 	"github.com/parchis-table/parchis/judges"
 )
+
+// defaultMemoryLimit is the Go memory limit unless $GOMEMLIMIT says
+// otherwise.
+const defaultMemoryLimit = 64 << 20
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -55,6 +60,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A Raspberry Pi shares its memory: collect sooner than doubling.
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 	if *judgesFile != "" {
 		f, err := os.Open(*judgesFile)
 		if err != nil {
