@@ -1,0 +1,208 @@
+package judges
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/referee"
+)
+
+var pieceRe = regexp.MustCompile(`class="piece" data-site="([^"]+)" data-colour="([YBRG])"`)
+
+func TestBoard_PiecesOfPPN(t *testing.T) {
+	tests := []struct {
+		ppn  string
+		want map[string]string // site → colours drawn there, in order
+	}{
+		{"- Y throw 0 - Y", map[string]string{"YH": "YYYY", "BH": "BBBB", "RH": "RRRR", "GH": "GGGG"}},
+		{"5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y", map[string]string{
+			"5": "Y", "12": "YB", "34": "RR", "56": "GY", "YG": "Y", "R3": "R", "BH": "BBB", "RH": "R", "GH": "GGG"}},
+	}
+	for _, tt := range tests {
+		p, err := engine.ParsePPN(tt.ppn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := WriteBoard(&b, &p, BoardOpts{}); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, m := range pieceRe.FindAllStringSubmatch(b.String(), -1) {
+			got[m[1]] += m[2]
+		}
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: pieces on %v, want %v", tt.ppn, got, tt.want)
+		}
+		for s, c := range tt.want {
+			if got[s] != c {
+				t.Errorf("%s: site %s has %q, want %q", tt.ppn, s, got[s], c)
+			}
+		}
+	}
+}
+
+func TestBoard_SitesDistinctAndOnBoard(t *testing.T) {
+	seen := map[pt]engine.Site{}
+	for s := engine.Site(0); s < engine.NumSites; s++ {
+		c := siteCentre(s)
+		if c.x < 0 || c.y < 0 || c.x > gridCells || c.y > gridCells {
+			t.Errorf("site %s drawn off the board at %v", s, c)
+		}
+		if o, dup := seen[c]; dup {
+			t.Errorf("sites %s and %s drawn at the same place %v", o, s, c)
+		}
+		seen[c] = s
+	}
+	// Each colour's exit square lies next to its home corner.
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		e, h := siteCentre(engine.ExitSquare(c)), homeCentre(c)
+		if d := (e.x-h.x)*(e.x-h.x) + (e.y-h.y)*(e.y-h.y); d > 6*6 {
+			t.Errorf("%s's exit square %v is far from its home %v", c, e, h)
+		}
+	}
+}
+
+func TestCatalogue_EveryRuleAndEventInBothLanguages(t *testing.T) {
+	keys := []string{}
+	for _, r := range RuleCodes {
+		keys = append(keys, "rule."+r)
+	}
+	for _, e := range []string{referee.EventStart, referee.EventThrow, referee.EventRethrow, referee.EventMove, referee.EventLost,
+		referee.EventThirdSix, referee.EventInfraction, referee.EventMismatch, referee.EventResolved, referee.EventCorrection, referee.EventResult} {
+		keys = append(keys, "event."+e)
+	}
+	for lang, m := range messages {
+		for _, k := range keys {
+			if m[k] == "" {
+				t.Errorf("%s: no text for %s", lang, k)
+			}
+		}
+		for k := range messages[LangES] {
+			if m[k] == "" {
+				t.Errorf("%s: no text for %s", lang, k)
+			}
+		}
+	}
+}
+
+func TestAcceptLanguage(t *testing.T) {
+	tests := map[string]string{
+		"":                        "",
+		"es-ES,es;q=0.9":          "es",
+		"en-US,en;q=0.9":          "en",
+		"fr-FR,en;q=0.5,es;q=0.8": "es",
+		"de":                      "",
+		"en;q=bad,es":             "es",
+	}
+	for h, want := range tests {
+		if got := acceptLanguage(h); got != want {
+			t.Errorf("acceptLanguage(%q) = %q, want %q", h, got, want)
+		}
+	}
+}
+
+func TestStore_DedupeAndGaps(t *testing.T) {
+	st := NewStore(10)
+	ev := func(seq uint64, typ string) {
+		b, _ := json.Marshal(referee.Event{Seq: seq, Type: typ, Position: "- Y throw 0 - Y"})
+		if _, _, err := st.Apply("parchis/v1/e/1/events", b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev(1, referee.EventStart)
+	ev(2, referee.EventThrow)
+	ev(2, referee.EventThrow) // again (QoS 1)
+	ev(5, referee.EventMove)  // 3 and 4 missed
+	tb, _ := st.Get("e/1")
+	var got []string
+	for _, e := range tb.Feed {
+		if e.Gap != 0 {
+			got = append(got, "gap")
+		} else {
+			got = append(got, e.Type)
+		}
+	}
+	if strings.Join(got, " ") != "start throw gap move" || tb.LastSeq != 5 {
+		t.Errorf("feed %v, last %d; want start throw gap move, 5", got, tb.LastSeq)
+	}
+	for i := uint64(6); i < 30; i++ {
+		ev(i, referee.EventThrow)
+	}
+	tb, _ = st.Get("e/1")
+	if len(tb.Feed) != 10 || tb.Feed[9].Seq != 29 {
+		t.Errorf("feed of %d ending at %d, want 10 ending at 29", len(tb.Feed), tb.Feed[len(tb.Feed)-1].Seq)
+	}
+	if _, _, err := st.Apply("parchis/v1/e/1/status", []byte(`{"status":"offline"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if tb, _ = st.Get("e/1"); !tb.Offline() {
+		t.Error("table not offline after its last will")
+	}
+}
+
+func TestParseAction(t *testing.T) {
+	tests := []struct {
+		action string
+		form   url.Values
+		ok     bool
+	}{
+		{"correct", url.Values{"position": {"5:Y B throw 0 - Y"}}, true},
+		{"correct", url.Values{"position": {"5:Y Q throw 0 - Y"}}, false},
+		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "starter": {"R"}}, true},
+		{"new-game", url.Values{"player-Y": {"a"}, "starter": {"R"}}, false},
+		{"certify", url.Values{}, false}, // no result
+		{"explode", url.Values{}, false},
+	}
+	for _, tt := range tests {
+		_, err := ParseAction(tt.action, tt.form, nil)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s %v: err %v, want ok %v", tt.action, tt.form, err, tt.ok)
+		}
+	}
+}
+
+func TestPassword_HashAndCheck(t *testing.T) {
+	h, err := HashPassword("secreto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !CheckPassword(h, "secreto") || CheckPassword(h, "Secreto") || CheckPassword("junk", "secreto") {
+		t.Error("CheckPassword disagrees with HashPassword")
+	}
+}
+
+func FuzzParseAction(f *testing.F) {
+	f.Add("correct", "position=5%3AY+B+throw+0+-+Y")
+	f.Add("new-game", "player-Y=a&player-B=b&player-R=c&player-G=d&starter=Y")
+	f.Fuzz(func(t *testing.T, action, query string) {
+		form, err := url.ParseQuery(query)
+		if err != nil {
+			return
+		}
+		c, err := ParseAction(action, form, nil)
+		if err == nil && c.Type == "correct" {
+			if _, err := engine.ParsePPN(c.Position); err != nil {
+				t.Errorf("accepted a bad position %q", c.Position)
+			}
+		}
+	})
+}
+
+func FuzzReadJudges(f *testing.F) {
+	f.Add("juez pbkdf2-sha256$1$00$" + strings.Repeat("00", 32) + " /k\n# c\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		js, err := ReadJudges(strings.NewReader(s))
+		if err == nil {
+			for _, j := range js {
+				if j.Name == "" || j.PasswordHash == "" {
+					t.Errorf("accepted an empty judge %+v", j)
+				}
+			}
+		}
+	})
+}
