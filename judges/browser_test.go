@@ -3,7 +3,6 @@ package judges
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/internal/browsertest"
 )
 
 // TestBrowser_LiveMoveAndCertification opens the dashboard in headless
@@ -21,7 +21,7 @@ import (
 // leaves screenshots in $DASHBOARD_SHOTS (default: the test's temporary
 // directory). It skips when chromium is not installed (ci/chromium.sh).
 func TestBrowser_LiveMoveAndCertification(t *testing.T) {
-	chromiumPath(t)
+	browsertest.Chromium(t)
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
@@ -41,8 +41,8 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	base := "http://" + srv.Addr().String()
 	waitFor(t, "both tables on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 2 })
 
-	b := startBrowser(t, ctx, base+"/")
-	b.waitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, 20*time.Second)
+	b := browsertest.Start(t, ctx, base+"/")
+	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, 20*time.Second)
 
 	// A move on the table shows on the page within a second.
 	var moveSeq uint64
@@ -58,7 +58,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	st.mu.Lock()
 	sent := st.sent[moveSeq]
 	st.mu.Unlock()
-	b.waitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+strconv.FormatUint(moveSeq, 10)+
+	b.WaitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+strconv.FormatUint(moveSeq, 10)+
 		` && document.querySelector('#card-local\\/1 .feed li[data-seq="`+strconv.FormatUint(moveSeq, 10)+`"]')`, 5*time.Second)
 	lat := time.Since(sent)
 	t.Logf("move %d on the page %v after the table sent it", moveSeq, lat)
@@ -66,7 +66,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 		t.Errorf("move took %v to show, want ≤ 1s", lat)
 	}
 	var pieces int
-	if err := b.page.eval(ctx, `document.querySelectorAll('#card-local\\/1 svg .piece').length`, &pieces); err != nil || pieces != 16 {
+	if err := b.Eval(ctx, `document.querySelectorAll('#card-local\\/1 svg .piece').length`, &pieces); err != nil || pieces != 16 {
 		t.Errorf("board of table 1 shows %d pieces (err %v), want 16", pieces, err)
 	}
 	for range 60 {
@@ -74,26 +74,26 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	}
 	st.infraction("touched-piece", "12", "a piece was touched out of turn")
 	time.Sleep(300 * time.Millisecond)
-	b.screenshot(ctx, t, filepath.Join(shots, "overview.png"))
+	b.Screenshot(ctx, t, filepath.Join(shots, "overview.png"))
 
 	// The game ends; the result awaits certification.
 	st.playToEnd()
-	b.waitJS(ctx, t, `document.querySelector('#pending a[href="/t/local/1"]')`, 5*time.Second)
+	b.WaitJS(ctx, t, `document.querySelector('#pending a[href="/t/local/1"]')`, 5*time.Second)
 
 	// A judge signs in and certifies.
-	b.navigate(ctx, t, base+"/login?next=/t/local/1")
-	if err := b.page.eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
+	b.Navigate(ctx, t, base+"/login?next=/t/local/1")
+	if err := b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	b.waitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, 10*time.Second)
-	b.screenshot(ctx, t, filepath.Join(shots, "table.png"))
-	if err := b.page.eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
+	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, 10*time.Second)
+	b.Screenshot(ctx, t, filepath.Join(shots, "table.png"))
+	if err := b.Eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	b.waitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, 10*time.Second)
-	b.screenshot(ctx, t, filepath.Join(shots, "certified.png"))
+	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, 10*time.Second)
+	b.Screenshot(ctx, t, filepath.Join(shots, "certified.png"))
 	var text string
-	_ = b.page.eval(ctx, `document.getElementById("result").innerText`, &text)
+	_ = b.Eval(ctx, `document.getElementById("result").innerText`, &text)
 	if !strings.Contains(text, "Certificado") || !strings.Contains(text, "juez") {
 		t.Errorf("result panel after certifying: %q", text)
 	}
@@ -120,8 +120,8 @@ func lastEventType(st *simTable, seq uint64) string {
 	return ""
 }
 
-// verifyResult checks a certified result with `parchis verify` when the
-// command has it, and with the broadcast package's checks in any case.
+// verifyResult checks a certified result with the broadcast package's
+// checks and with parchis verify, given the judges' keys.
 func verifyResult(t *testing.T, res *broadcast.Result, judges broadcast.Judges) {
 	t.Helper()
 	if err := res.Verify(); err != nil {
@@ -136,26 +136,23 @@ func verifyResult(t *testing.T, res *broadcast.Result, judges broadcast.Judges) 
 	if err := os.WriteFile(rf, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var jl strings.Builder
-	for name, key := range judges {
-		jl.WriteString(name + " " + key + "\n")
+	jb, _ := json.Marshal(judges)
+	jf := filepath.Join(dir, "judges.json")
+	if err := os.WriteFile(jf, jb, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	jf := filepath.Join(dir, "judges.txt")
-	_ = os.WriteFile(jf, []byte(jl.String()), 0o644)
 	exe := filepath.Join(dir, "parchis")
 	build := exec.Command("go", "build", "-o", exe, "github.com/parchis-table/parchis/cmd/parchis")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build parchis: %v\n%s", err, out)
 	}
-	out, err := exec.Command(exe, "verify", rf).CombinedOutput()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 2 && strings.Contains(strings.ToLower(string(out)), "unknown") {
-		t.Logf("parchis has no verify command yet; the result was checked in-process (%s)", strings.TrimSpace(string(out)))
-		return
-	}
+	out, err := exec.Command(exe, "verify", "-judges", jf, rf).CombinedOutput()
 	if err != nil {
 		t.Errorf("parchis verify %s: %v\n%s", rf, err, out)
 		return
+	}
+	if !strings.Contains(string(out), "verified") || strings.Contains(string(out), "not checked") {
+		t.Errorf("parchis verify did not check everything:\n%s", out)
 	}
 	t.Logf("parchis verify: %s", strings.TrimSpace(string(out)))
 }

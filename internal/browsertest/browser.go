@@ -1,4 +1,9 @@
-package judges
+// Package browsertest drives headless Chromium (Debian's chromium) from
+// tests, over the DevTools protocol with a minimal WebSocket client written
+// on the standard library: open a page, wait for a JavaScript condition,
+// click through it, take screenshots. Tests skip when chromium is missing
+// (ci/chromium.sh installs it).
+package browsertest
 
 import (
 	"bufio"
@@ -21,9 +26,7 @@ import (
 	"time"
 )
 
-// This file drives headless Chromium over the DevTools protocol, with a
-// minimal WebSocket client (RFC 6455, text frames) written on the standard
-// library.
+// The WebSocket client is RFC 6455 with text frames, enough for DevTools.
 
 // wsConn is a client WebSocket connection.
 type wsConn struct {
@@ -250,14 +253,14 @@ func (c *cdp) eval(ctx context.Context, expr string, out any) error {
 	return nil
 }
 
-// browser is a headless Chromium with one page under DevTools control.
-type browser struct {
+// Browser is a headless Chromium with one page under DevTools control.
+type Browser struct {
 	cmd  *exec.Cmd
 	page *cdp
 }
 
-// chromiumPath returns Debian's chromium, or skips the test.
-func chromiumPath(t testing.TB) string {
+// Chromium returns the path of Debian's chromium, or skips the test.
+func Chromium(t testing.TB) string {
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -267,11 +270,11 @@ func chromiumPath(t testing.TB) string {
 	return ""
 }
 
-// startBrowser starts headless Chromium on startURL and attaches to its
-// page. It stops with the test.
-func startBrowser(t *testing.T, ctx context.Context, startURL string) *browser {
+// Start starts headless Chromium on startURL, in Spanish, and attaches to
+// its page. It stops with the test.
+func Start(t *testing.T, ctx context.Context, startURL string) *Browser {
 	t.Helper()
-	bin := chromiumPath(t)
+	bin := Chromium(t)
 	dir := t.TempDir()
 	cmd := exec.CommandContext(ctx, bin,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -343,12 +346,12 @@ func startBrowser(t *testing.T, ctx context.Context, startURL string) *browser {
 		t.Fatalf("devtools: %v", err)
 	}
 	t.Cleanup(func() { ws.c.Close() })
-	return &browser{cmd: cmd, page: newCDP(ws)}
+	return &Browser{cmd: cmd, page: newCDP(ws)}
 }
 
-// waitJS polls a JavaScript condition until it is true or the timeout
-// passes, and returns how long it took.
-func (b *browser) waitJS(ctx context.Context, t *testing.T, expr string, timeout time.Duration) time.Duration {
+// WaitJS polls a JavaScript condition until it is true, and returns how
+// long that took; the test fails when the timeout passes first.
+func (b *Browser) WaitJS(ctx context.Context, t *testing.T, expr string, timeout time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for {
@@ -365,18 +368,18 @@ func (b *browser) waitJS(ctx context.Context, t *testing.T, expr string, timeout
 	}
 }
 
-// navigate loads a URL and waits for the page to be ready.
-func (b *browser) navigate(ctx context.Context, t *testing.T, u string) {
+// Navigate loads a URL and waits for the page to be ready.
+func (b *Browser) Navigate(ctx context.Context, t *testing.T, u string) {
 	t.Helper()
 	if err := b.page.call(ctx, "Page.navigate", map[string]any{"url": u}, nil); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	b.waitJS(ctx, t, `document.readyState === "complete" && location.href.indexOf(`+jsString(strings.SplitN(u, "?", 2)[0])+`) === 0`, 10*time.Second)
+	b.WaitJS(ctx, t, `document.readyState === "complete" && location.href.indexOf(`+jsString(strings.SplitN(u, "?", 2)[0])+`) === 0`, 10*time.Second)
 }
 
-// screenshot writes a PNG of the page to path.
-func (b *browser) screenshot(ctx context.Context, t *testing.T, path string) {
+// Screenshot writes a PNG of the page to path.
+func (b *Browser) Screenshot(ctx context.Context, t *testing.T, path string) {
 	t.Helper()
 	var r struct {
 		Data string `json:"data"`
@@ -397,4 +400,10 @@ func (b *browser) screenshot(ctx context.Context, t *testing.T, path string) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// Eval evaluates a JavaScript expression in the page and decodes its value
+// into out (when not nil).
+func (b *Browser) Eval(ctx context.Context, expr string, out any) error {
+	return b.page.eval(ctx, expr, out)
 }
