@@ -37,14 +37,15 @@ type Opts struct {
 var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 
 // ObliqueOpts returns o set for a camera that sees the dice from the side
-// (up to about 50° from vertical, photo upright): side faces are visible, the
+// (up to about 55° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
-// is foreshortened; a face tilted over 50°, a face under 16 px, a face with
-// pips of the same die above it or a reading under 0.75 confidence is
+// is foreshortened; a face tilted over 54°, a face under 16 px, a face with
+// pips of the same die above it, a face with pips of the same kind grouped
+// with it farther than a die's reach or a reading under 0.75 confidence is
 // answered Unsure. Dice on an edge cannot be told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
-	o.MaxTilt = 50
+	o.MaxTilt = 54
 	o.MinConfidence = max(o.MinConfidence, 0.75)
 	return o
 }
@@ -478,6 +479,11 @@ func (rd *Reader) decide(faces []face) Result {
 		// from the side, a steep face may be a side face: do not guess
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
+	if rd.opts.Oblique && rd.spread(faces, d.faces, f) > maxSpread {
+		// pips beyond the die's reach: dice in a pile were taken as one,
+		// and this face may be another die's side face
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	if rd.opts.Oblique && f.r < minObliqueFace {
 		// from the side, a small face cannot be told from a side face
 		// whose other pips are lost in the blur
@@ -538,6 +544,26 @@ func (rd *Reader) decide(faces []face) Result {
 // minObliqueFace is the smallest half side, in pixels, of a face read from
 // the side (a die about 20 px wide).
 const minObliqueFace = 8
+
+// spread returns how far, in half sides of the face f, the farthest pip
+// of the same kind among the faces idx lies from f's centre.
+func (rd *Reader) spread(faces []face, idx []int, f *face) float64 {
+	s := 0.0
+	for _, i := range idx {
+		for _, j := range faces[i].idx {
+			if p := &rd.s.pips[j]; p.dark == f.dark {
+				s = maxf(s, dist(p.pos(), f.c)/f.r)
+			}
+		}
+	}
+	return s
+}
+
+// maxSpread is the farthest, in half sides of the top face, that a pip of
+// the same die is looked for: seen from the side, the pips of the side
+// faces lie within about 2.5 half sides of the top face's centre. Pips
+// farther away belong to another die that the grouping joined to this one.
+const maxSpread = 3.5
 
 // apart reports whether every pip of o is cut off from the face f by
 // something darker than f (for dark pips; lighter for light ones) that is
