@@ -75,7 +75,9 @@ func boxSizes(t testing.TB, dir string) map[string]float64 {
 	return out
 }
 
-func decodeFile(t testing.TB, path string) *image.Gray {
+func decodeFile(t testing.TB, path string) *image.Gray { return Gray(decodeImage(t, path)) }
+
+func decodeImage(t testing.TB, path string) image.Image {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -86,7 +88,7 @@ func decodeFile(t testing.TB, path string) *image.Gray {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return Gray(img)
+	return img
 }
 
 // evalLabels reads every label kept by keep and tallies the answers.
@@ -99,9 +101,9 @@ func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label
 		if keep != nil && !keep(l) {
 			continue
 		}
-		g := decodeFile(t, filepath.Join(dir, l.File))
+		img := decodeImage(t, filepath.Join(dir, l.File))
 		t0 := time.Now()
-		got := rd.Read(g)
+		got := rd.ReadImage(img)
 		tl.Add(l.Want, got, time.Since(t0))
 		if verbose && got.Label() != l.Want.Label() {
 			t.Logf("%s want %s got %s %.2f tilt %.0f", l.File, l.Want, got, got.Confidence, got.Tilt)

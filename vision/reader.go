@@ -57,6 +57,9 @@ type Reader struct {
 	s    scratch
 	g    *image.Gray
 	off  int
+
+	chroma []uint8 // chroma samples of the last colour image
+	cmask  []uint8
 }
 
 // NewReader returns a Reader with the given options (nil means
@@ -72,8 +75,20 @@ func NewReader(opts *Opts) *Reader {
 // Opts returns the reader's options.
 func (rd *Reader) Opts() Opts { return rd.opts }
 
-// ReadImage converts img to grey once (see [Gray]) and reads it.
-func (rd *Reader) ReadImage(img image.Image) Result { return rd.Read(Gray(img)) }
+// ReadImage converts img to grey once (see [Gray]) and reads it. With an
+// oblique camera ([ObliqueOpts]) and a colour image, two or more coloured
+// dice of one size on a grey or white table are answered Multi even when
+// their pips cannot be read.
+func (rd *Reader) ReadImage(img image.Image) Result {
+	res := rd.Read(Gray(img))
+	if !rd.opts.Oblique || res.Answer == Multi || res.Answer == None || !rd.opts.Tray.Empty() {
+		return res
+	}
+	if w, h, ok := rd.chromaPlane(img); ok && rd.colourDice(w, h) >= 2 {
+		return Result{Answer: Multi, Confidence: 0.7}
+	}
+	return res
+}
 
 // dieGroup is the faces thought to belong to one die.
 type dieGroup struct {
