@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -47,10 +48,36 @@ sim:
 	return path, broker, dashboard
 }
 
+// logBuf keeps a process's log for a test to search.
+type logBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuf) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.WriteString(line + "\n")
+}
+
+func (l *logBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // startSim starts parchisd sim and returns once it logs that it is ready,
 // with the time that took.
 func startSim(t testing.TB, bin string, args ...string) (*exec.Cmd, time.Duration) {
 	t.Helper()
+	cmd, _, d := startSimLogged(t, bin, args...)
+	return cmd, d
+}
+
+// startSimLogged is startSim keeping the daemon's log.
+func startSimLogged(t testing.TB, bin string, args ...string) (*exec.Cmd, *logBuf, time.Duration) {
+	t.Helper()
+	log := &logBuf{}
 	cmd := exec.Command(bin, append([]string{"sim"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -64,6 +91,7 @@ func startSim(t testing.TB, bin string, args ...string) (*exec.Cmd, time.Duratio
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			log.add(sc.Text())
 			if strings.Contains(sc.Text(), "simulated table ready") {
 				ready <- time.Since(t0)
 			}
@@ -71,12 +99,12 @@ func startSim(t testing.TB, bin string, args ...string) (*exec.Cmd, time.Duratio
 	}()
 	select {
 	case d := <-ready:
-		return cmd, d
+		return cmd, log, d
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("parchisd sim not ready after 20 s")
+		t.Fatalf("parchisd sim not ready after 20 s:\n%s", log.String())
 	}
-	return nil, 0
+	return nil, nil, 0
 }
 
 // rss returns a process's resident memory in bytes.
