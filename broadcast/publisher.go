@@ -239,6 +239,19 @@ func (p *Publisher) Result(r Result) error {
 	return nil
 }
 
+// ClearResult withdraws the retained result (a new game has started): an
+// empty retained message removes it from the broker, and it is no longer
+// republished on connection. Certifications are refused until the next
+// Result.
+func (p *Publisher) ClearResult() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.result, p.res = nil, nil
+	if p.cli != nil {
+		p.cli.Publish(p.prefix+TopicResult, 1, true, []byte{})
+	}
+}
+
 // Commands returns the channel of the judges' commands that passed every
 // check. Each must be answered with Request.Reply or Request.Answer. A
 // command arriving while 16 wait unread is refused as busy.

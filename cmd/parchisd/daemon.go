@@ -304,8 +304,11 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 			}
 		}
 		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
-		if err == nil {
+		if err == nil && d.result != nil {
+			// The judges start the next game: the last result leaves the
+			// feed (it is kept in DIR/games).
 			d.result = nil
+			d.pub.ClearResult()
 		}
 	case broadcast.CmdCorrect:
 		pos, perr := engine.ParsePPN(c.Position)
