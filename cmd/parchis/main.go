@@ -18,12 +18,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/parchis-table/parchis/internal/cli"
 )
 
 // Exit statuses.
@@ -33,22 +32,16 @@ const (
 	exitUsage = 2
 )
 
-type command struct {
-	name    string
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
-}
-
-func commands() []command {
-	return []command{
-		{"moves", "list the legal moves of a position", runMoves},
-		{"play", "play a move on a position", runPlay},
-		{"throw", "apply a throw to a position", runThrow},
-		{"replay", "check a game record and print its end", runReplay},
-		{"selfplay", "play random games and report speed and endings", runSelfPlay},
-		{"verify", "check a result's signatures and record", runVerify},
-		{"dice", "read die faces from images, or score the recogniser on labelled folders", runDice},
-		{"check", "find the table's sensors, light every LED, list occupied sites", runCheck},
+func commands() []cli.Command {
+	return []cli.Command{
+		{Name: "moves", Summary: "list the legal moves of a position", Run: runMoves},
+		{Name: "play", Summary: "play a move on a position", Run: runPlay},
+		{Name: "throw", Summary: "apply a throw to a position", Run: runThrow},
+		{Name: "replay", Summary: "check a game record and print its end", Run: runReplay},
+		{Name: "selfplay", Summary: "play random games and report speed and endings", Run: runSelfPlay},
+		{Name: "verify", Summary: "check a result's signatures and record", Run: runVerify},
+		{Name: "dice", Summary: "read die faces from images, or score the recogniser on labelled folders", Run: runDice},
+		{Name: "check", Summary: "find the table's sensors, light every LED, list occupied sites", Run: runCheck},
 	}
 }
 
@@ -57,60 +50,17 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(args[1:], stdin, stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "parchis: unknown command %q\n", args[0])
-	usage(stderr)
-	return exitUsage
+	p := cli.Program{Name: "parchis", Commands: commands(), Status: "0 ok, 1 a rule is broken, 2 bad usage or unparsable input", ExitUsage: exitUsage}
+	return p.Run(args, stdin, stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: parchis COMMAND [ARGS]   (parchis COMMAND --help for more)")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "exit status: 0 ok, 1 a rule is broken, 2 bad usage or unparsable input")
-}
+func isHelp(arg string) bool { return cli.IsHelp(arg) }
 
-// newFlags returns a flag set whose --help prints the usage line, a
-// description and an example.
+// newFlags returns a subcommand's flag set; --help shows an example.
 func newFlags(name, synopsis, about, example string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("parchis "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: parchis %s %s\n\n%s\n", name, synopsis, about)
-		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
-		if b.Len() > 0 {
-			fmt.Fprintf(stderr, "\nflags:\n%s", b.String())
-		}
-		fmt.Fprintf(stderr, "\nexample:\n%s\n", example)
-	}
-	return fs
+	return cli.NewFlags("parchis", name, synopsis, about, example, stderr)
 }
-
-func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 // parseFlags parses args and returns the exit status to use when parsing
-// ended the command (help asked for, or bad flags), or -1 to go on.
-func parseFlags(fs *flag.FlagSet, args []string) int {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	return -1
-}
+// ended the command, or -1 to go on.
+func parseFlags(fs *flag.FlagSet, args []string) int { return cli.Parse(fs, args, exitUsage) }

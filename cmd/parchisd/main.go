@@ -18,12 +18,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/parchis-table/parchis/internal/cli"
 )
 
 const (
@@ -32,20 +31,14 @@ const (
 	exitUsage = 2
 )
 
-type command struct {
-	name    string
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
-}
-
-func commands() []command {
-	return []command{
-		{"sim", "run the simulated table with the broker and the dashboard", runSim},
-		{"run", "run the real table from a configuration file", runRun},
-		{"script", "feed a table script to the referee and print its events", runScript},
-		{"check", "find the sensors, light every LED, list occupied sites", runCheck},
-		{"config", "print the default configuration, every setting explained", runConfig},
-		{"hash-password", "hash a password for a broker user (reads it from stdin)", runHashPassword},
+func commands() []cli.Command {
+	return []cli.Command{
+		{Name: "sim", Summary: "run the simulated table with the broker and the dashboard", Run: runSim},
+		{Name: "run", Summary: "run the real table from a configuration file", Run: runRun},
+		{Name: "script", Summary: "feed a table script to the referee and print its events", Run: runScript},
+		{Name: "check", Summary: "find the sensors, light every LED, list occupied sites", Run: runCheck},
+		{Name: "config", Summary: "print the default configuration, every setting explained", Run: runConfig},
+		{Name: "hash-password", Summary: "hash a password for a broker user (reads it from stdin)", Run: runHashPassword},
 	}
 }
 
@@ -54,59 +47,17 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(args[1:], stdin, stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "parchisd: unknown command %q\n", args[0])
-	usage(stderr)
-	return exitUsage
+	p := cli.Program{Name: "parchisd", Commands: commands(), Status: "0 ok, 1 the table failed or a check did not pass, 2 bad usage or configuration", ExitUsage: exitUsage}
+	return p.Run(args, stdin, stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: parchisd COMMAND [ARGS]   (parchisd COMMAND --help for more)")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
-	}
-}
+func isHelp(arg string) bool { return cli.IsHelp(arg) }
 
-func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
-
-// newFlags returns a flag set whose --help prints the usage line, a
-// description, the flags and an example.
+// newFlags returns a subcommand's flag set; --help shows an example.
 func newFlags(name, synopsis, about, example string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("parchisd "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: parchisd %s %s\n\n%s\n", name, synopsis, about)
-		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(stderr)
-		if b.Len() > 0 {
-			fmt.Fprintf(stderr, "\nflags:\n%s", b.String())
-		}
-		fmt.Fprintf(stderr, "\nexample:\n%s\n", example)
-	}
-	return fs
+	return cli.NewFlags("parchisd", name, synopsis, about, example, stderr)
 }
 
 // parseFlags parses args and returns the exit status to use when parsing
 // ended the command, or -1 to go on.
-func parseFlags(fs *flag.FlagSet, args []string) int {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	return -1
-}
+func parseFlags(fs *flag.FlagSet, args []string) int { return cli.Parse(fs, args, exitUsage) }
