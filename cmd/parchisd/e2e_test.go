@@ -113,7 +113,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	}
 	bin := buildDaemon(t)
 	dir := t.TempDir()
-	cfg, broker, dash := simConfig(t, dir)
+	cfg, broker, dash := simConfig(t, dir, "", "")
 	cmd, log, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "60")
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 	feed := watchFeed(t, broker)

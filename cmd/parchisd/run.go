@@ -22,6 +22,7 @@ import (
 	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/hw/direct"
 	"github.com/parchis-table/parchis/hw/leds"
+	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/hw/tiles"
 	"github.com/parchis-table/parchis/referee"
@@ -155,6 +156,21 @@ func openSensors(cfg *config.Daemon, lay *config.Layout) (hw.Scanner, error) {
 	case "sim":
 		return sim.NewBoard(nil), nil
 	case "direct", "tiles":
+		if cfg.Sensors.Backend == "tiles" && cfg.Sensors.Serial != "" {
+			o := serial.DefaultOpts
+			o.Baud = cfg.Sensors.Baud
+			port, err := serial.Open(cfg.Sensors.Serial, &o)
+			if err != nil {
+				return nil, fmt.Errorf("sensors: %w", err)
+			}
+			// The port stays open for the daemon's life, as the I2C bus does.
+			d, err := tiles.New(&tiles.Serial{Port: port}, lay, &tiles.DefaultOpts)
+			if err != nil {
+				port.Close()
+				return nil, fmt.Errorf("sensors: %s: %w", cfg.Sensors.Serial, err)
+			}
+			return d, nil
+		}
 		bus, err := i2creg.Open(cfg.Sensors.I2CBus)
 		if err != nil {
 			return nil, fmt.Errorf("sensors: I2C bus %q: %w", cfg.Sensors.I2CBus, err)

@@ -26,8 +26,10 @@ func freeAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
-// simConfig writes a configuration for a simulated table on free ports.
-func simConfig(t testing.TB, dir string) (path, broker, dashboard string) {
+// simConfig writes a configuration for a simulated table on free ports;
+// users is YAML of the broker's users (indented as in the broker section)
+// and extra more top-level settings.
+func simConfig(t testing.TB, dir string, users, extra string) (path, broker, dashboard string) {
 	t.Helper()
 	broker, ws, dashboard := freeAddr(t), freeAddr(t), freeAddr(t)
 	cfg := fmt.Sprintf(`dir: %s
@@ -36,11 +38,13 @@ mqtt:
 broker:
   tcp: %s
   websocket: %s
+%s
 dashboard:
   addr: %s
 sim:
   render: false
-`, dir, broker, broker, ws, dashboard)
+%s
+`, dir, broker, broker, ws, users, dashboard, extra)
 	path = filepath.Join(dir, "parchisd.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -134,7 +138,7 @@ func BenchmarkSim_ReadyAndMemory(b *testing.B) {
 	var mem int64
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
-		cfg, _, _ := simConfig(b, dir)
+		cfg, _, _ := simConfig(b, dir, "", "")
 		cmd, d := startSim(b, bin, "-config", cfg, "-speed", "20")
 		ready += d
 		time.Sleep(3 * time.Second)
