@@ -63,15 +63,16 @@ type Referee struct {
 	scratch board.Snapshot
 	dl      []delta
 
-	touched   engine.Site // the first own piece lifted with a legal move
-	inHand    engine.Site // the site a piece was just lifted from
-	owed      []owedPiece
-	amend     *amendable
-	mismatch  []engine.Site // open mismatch: the sites reported
-	mdl       []delta       // the open mismatch's differences, for the lights
-	reported  string        // the illegal board state last reported
-	rethrow   bool          // the last throw is to be repeated
-	lastThrow string
+	touched     engine.Site // the first own piece lifted with a legal move
+	inHand      engine.Site // the site a piece was just lifted from
+	owed        []owedPiece
+	amend       *amendable
+	mismatch    []engine.Site  // open mismatch: the sites reported
+	mdl         []delta        // the open mismatch's differences, for the lights
+	reported    string         // the infraction last reported (rule and move)
+	reportedObs board.Snapshot // and the board it was reported on
+	rethrow     bool           // the last throw is to be repeated
+	lastThrow   string
 
 	events []Event
 	frame  board.Frame
@@ -564,11 +565,11 @@ func (r *Referee) why(m engine.Move) (rule, detail string) {
 
 // reportIllegal emits an infraction once for a given board state.
 func (r *Referee) reportIllegal(e Event) {
-	key := e.Rule + " " + e.Move + " " + fmt.Sprint(r.obs.Sites)
-	if key == r.reported {
+	key := e.Rule + " " + e.Move
+	if r.reported == key && r.reportedObs == r.obs {
 		return
 	}
-	r.reported = key
+	r.reported, r.reportedObs = key, r.obs
 	r.emit(e)
 }
 
