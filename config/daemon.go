@@ -8,11 +8,15 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/parchis-table/parchis/firmware/protocol"
+	"github.com/parchis-table/parchis/hw/serial"
 )
 
 // Daemon is the table daemon's configuration (parchisd.yaml). Its defaults
@@ -61,6 +65,13 @@ type Sensors struct {
 	// IRQPin is the GPIO the expanders' interrupt outputs are wired to
 	// (e.g. GPIO17); empty polls only.
 	IRQPin string `yaml:"irq_pin"`
+	// Serial is the serial port of the tiles' RS-485 line (e.g.
+	// /dev/ttyAMA0, /dev/ttyUSB0), for backend tiles; empty reaches the
+	// tiles over the I2C bus instead.
+	Serial string `yaml:"serial"`
+	// Baud is the serial line's rate; the tiles' firmware runs at
+	// protocol.Baud (230400).
+	Baud int `yaml:"baud"`
 	// Poll is the safety-net poll interval.
 	Poll Duration `yaml:"poll"`
 	// Settle is how long a change must hold before it is reported.
@@ -251,6 +262,14 @@ func decodeDaemon(data []byte, d *Daemon) (*Daemon, error) {
 	return d, nil
 }
 
+func rates() string {
+	s := make([]string, len(serial.Rates))
+	for i, r := range serial.Rates {
+		s[i] = strconv.Itoa(r)
+	}
+	return strings.Join(s, ", ")
+}
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
 // Validate checks every setting and returns all the problems at once.
@@ -277,6 +296,17 @@ func (d *Daemon) Validate() error {
 		bad("dir", "required: where the journal and games are kept")
 	}
 	oneOf("sensors.backend", d.Sensors.Backend, "direct", "tiles", "sim")
+	if d.Sensors.Serial != "" {
+		if d.Sensors.Backend != "tiles" {
+			bad("sensors.serial", "%q: only for sensors.backend tiles (leave it empty for %s)", d.Sensors.Serial, d.Sensors.Backend)
+		}
+		if !strings.HasPrefix(d.Sensors.Serial, "/") {
+			bad("sensors.serial", "%q: want the device's path, such as /dev/ttyAMA0", d.Sensors.Serial)
+		}
+	}
+	if !slices.Contains(serial.Rates, d.Sensors.Baud) {
+		bad("sensors.baud", "%d: want a standard rate: %s (the tiles run at %d)", d.Sensors.Baud, rates(), protocol.Baud)
+	}
 	oneOf("lights.backend", d.Lights.Backend, "spi", "sim")
 	oneOf("camera.source", d.Camera.Source, "rpicam", "files", "sim")
 	if d.Camera.Source == "rpicam" && d.Camera.Command == "" {

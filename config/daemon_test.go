@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parchis-table/parchis/firmware/protocol"
 )
 
 func TestDefaultDaemon_RunsTheSimulatedTable(t *testing.T) {
@@ -55,6 +57,10 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"sim:\n  players: [a, b]\n", "sim.players"},
 		{"log:\n  level: loud\n", "log.level"},
 		{"camera:\n  source: rpicam\n  command: \"\"\n", "camera.command: required"},
+		{"sensors:\n  baud: 250000\n", "sensors.baud: 250000: want a standard rate"},
+		{"sensors:\n  baud: 0\n", "sensors.baud: 0"},
+		{"sensors:\n  backend: direct\n  serial: /dev/ttyAMA0\n", "sensors.serial: \"/dev/ttyAMA0\": only for sensors.backend tiles"},
+		{"sensors:\n  backend: tiles\n  serial: ttyAMA0\n", "sensors.serial: \"ttyAMA0\": want the device's path"},
 	}
 	for _, tc := range cases {
 		_, err := LoadDaemon(strings.NewReader(tc.yaml))
@@ -92,8 +98,25 @@ func TestExampleConfigs_Load(t *testing.T) {
 		t.Fatal("no example configurations")
 	}
 	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "layout-") {
+			continue // board layouts: TestExampleLayouts_Load
+		}
 		if _, err := LoadDaemonFile(f); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+func TestDefaultDaemon_TilesLineAtTheFirmwareRate(t *testing.T) {
+	d := DefaultDaemon()
+	if d.Sensors.Serial != "" || d.Sensors.Baud != protocol.Baud {
+		t.Errorf("sensors.serial %q, sensors.baud %d: want none and %d", d.Sensors.Serial, d.Sensors.Baud, protocol.Baud)
+	}
+	d, err := LoadDaemon(strings.NewReader("sensors:\n  backend: tiles\n  serial: /dev/ttyUSB0\n  baud: 921600\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Sensors.Serial != "/dev/ttyUSB0" || d.Sensors.Baud != 921600 {
+		t.Errorf("sensors %+v", d.Sensors)
 	}
 }

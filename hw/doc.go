@@ -8,6 +8,7 @@
 //	hw/mcp23017  the MCP23017 I/O expander
 //	hw/direct    reed or hall switches on up to 8 MCP23017s (presence only)
 //	hw/tiles     sensor tiles running firmware/, over RS-485/UART or I2C
+//	hw/serial    the Linux serial port under the tiles' RS-485 line
 //	hw/leds      APA102 and WS2812 strips over SPI, with blinking and pulsing
 //	hw/sim       the in-memory board and lights of the simulated table
 //

@@ -54,7 +54,7 @@ func main() {
 	driverEn.Configure(machine.PinConfig{Mode: machine.PinOutput})
 	driverEn.Low()
 	uart := machine.UART0
-	uart.Configure(machine.UARTConfig{BaudRate: 250000, TX: machine.UART0_TX_PIN, RX: machine.UART0_RX_PIN})
+	uart.Configure(machine.UARTConfig{BaudRate: protocol.Baud, TX: machine.UART0_TX_PIN, RX: machine.UART0_RX_PIN})
 
 	var boot [2]byte
 	if n, err := machine.GetRNG(); err == nil {

@@ -31,6 +31,7 @@ import (
 	"github.com/parchis-table/parchis/hw/direct"
 	"github.com/parchis-table/parchis/hw/leds"
 	"github.com/parchis-table/parchis/hw/mcp23017"
+	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/hw/tiles"
 	"github.com/parchis-table/parchis/tablescript"
@@ -42,11 +43,15 @@ once, in layout order, then the tray), lists the occupied sites, and
 reports what is missing. Exit status: 0 all found, 1 something missing,
 2 bad usage.
 
+Tiles are reached over the I2C bus, or with -serial over their RS-485 line
+(the tty of the Pi's UART or of a USB adapter, at -baud, 8N1).
+
 With -sim it runs against the simulated table: the layout's expanders are
 emulated on an in-memory I2C bus, the strip on a recording SPI port.`
 
 const checkExample = `  parchis check                                   the real table, default layout
   parchis check -layout /etc/parchis/layout.yaml -i2c 1 -spi SPI0.0
+  parchis check -layout layout-tiles.yaml -serial /dev/ttyAMA0 -baud 230400
   parchis check -sim -pieces 5:Y,12:YB,YH:YYYY -missing 0x25`
 
 // Exit statuses of Main.
@@ -63,7 +68,7 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s [-sim] [-layout FILE] [-i2c BUS] [-spi PORT] [-step D]\n\n%s\n\nflags:\n", prog, checkAbout)
+		fmt.Fprintf(stderr, "usage: %s [-sim] [-layout FILE] [-i2c BUS | -serial TTY [-baud N]] [-spi PORT] [-step D]\n\n%s\n\nflags:\n", prog, checkAbout)
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nexample:\n%s\n", strings.ReplaceAll(checkExample, "parchis check", prog))
 	}
@@ -72,6 +77,8 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	i2cName := fs.String("i2c", "", "I2C bus of the expanders or tiles (default: the first)")
 	spiName := fs.String("spi", "", "SPI port of the LED strip (default: the first)")
 	irqName := fs.String("irq", "GPIO17", "GPIO of the expanders' shared interrupt line")
+	serialPath := fs.String("serial", "", "serial port of the tiles' RS-485 line (e.g. /dev/ttyAMA0); default: tiles on the I2C bus")
+	baud := fs.Int("baud", serial.DefaultOpts.Baud, "with -serial: the line's rate")
 	step := fs.Duration("step", 150*time.Millisecond, "how long each LED stays lit")
 	pieces := fs.String("pieces", "", "with -sim: pieces on the board, SITE:COLOURS,… (e.g. 5:Y,12:YB)")
 	missing := fs.String("missing", "", "with -sim: expander addresses that do not answer, comma-separated (e.g. 0x25)")
@@ -89,6 +96,25 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, prog+": -pieces and -missing need -sim")
 		return ExitUsage
 	}
+	so := serial.DefaultOpts
+	so.Baud = *baud
+	if *serialPath == "" {
+		baudSet := false
+		fs.Visit(func(f *flag.Flag) { baudSet = baudSet || f.Name == "baud" })
+		if baudSet {
+			fmt.Fprintln(stderr, prog+": -baud needs -serial")
+			return ExitUsage
+		}
+	} else {
+		if *simulate {
+			fmt.Fprintln(stderr, prog+": -serial checks real tiles; -sim emulates expanders only")
+			return ExitUsage
+		}
+		if err := so.Validate(); err != nil {
+			fmt.Fprintf(stderr, "%s: -baud: %v\n", prog, err)
+			return ExitUsage
+		}
+	}
 	lay := config.DefaultLayout()
 	if *layoutFile != "" {
 		f, err := os.Open(*layoutFile)
@@ -104,11 +130,12 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	var (
-		bus  i2c.Bus
-		port spi.Port
-		irq  gpio.PinIn
-	)
+	if *serialPath != "" && lay.Sensors.Kind != config.SensorsTiles {
+		fmt.Fprintf(stderr, "%s: -serial is for tiles; the layout has sensors of kind %q\n", prog, lay.Sensors.Kind)
+		return ExitUsage
+	}
+
+	var h Hardware
 	if *simulate {
 		b := sim.NewBoard(nil)
 		if err := placePieces(b, *pieces); err != nil {
@@ -127,7 +154,7 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 			}
 			exp.Remove(uint16(n))
 		}
-		bus, port = exp, &spitest.Record{}
+		h.Bus, h.Strip = exp, &spitest.Record{}
 		*step = 0
 		if lay.Sensors.Kind == config.SensorsTiles {
 			fmt.Fprintln(stderr, prog+": -sim emulates expanders only; use a direct layout")
@@ -139,27 +166,53 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, prog+": %v\n", err)
 			return ExitMissing
 		}
-		b, err := i2creg.Open(*i2cName)
-		if err != nil {
-			fmt.Fprintf(stdout, "MISSING I2C bus %q: %v\n", *i2cName, err)
-			return ExitMissing
+		if *serialPath != "" {
+			p, err := serial.Open(*serialPath, &so)
+			if err != nil {
+				fmt.Fprintf(stdout, "MISSING serial port %q for the tiles: %v\n", *serialPath, err)
+				return ExitMissing
+			}
+			defer p.Close()
+			h.Tiles = &tiles.Serial{Port: p}
+		} else {
+			b, err := i2creg.Open(*i2cName)
+			if err != nil {
+				fmt.Fprintf(stdout, "MISSING I2C bus %q: %v\n", *i2cName, err)
+				return ExitMissing
+			}
+			defer b.Close()
+			h.Bus = b
 		}
-		defer b.Close()
-		bus = b
 		if p, err := spireg.Open(*spiName); err != nil {
 			fmt.Fprintf(stdout, "MISSING SPI port %q for the LED strip: %v\n", *spiName, err)
 		} else {
 			defer p.Close()
-			port = p
+			h.Strip = p
 		}
-		irq = gpioreg.ByName(*irqName)
+		h.IRQ = gpioreg.ByName(*irqName)
 	}
-	return Check(lay, bus, port, irq, *step, stdout)
+	return Check(lay, h, *step, stdout)
+}
+
+// Hardware is what a check probes.
+type Hardware struct {
+	// Bus is the I2C bus of the expanders, or of the tiles when Tiles is
+	// nil.
+	Bus i2c.Bus
+	// Tiles, when not nil, carries the tiles' requests instead of Bus:
+	// their RS-485 line (tiles.Serial).
+	Tiles tiles.Transport
+	// Strip is the LED strip's SPI port; nil when it could not be opened
+	// (the strip is then reported missing).
+	Strip spi.Port
+	// IRQ is the expanders' shared interrupt line, or nil.
+	IRQ gpio.PinIn
 }
 
 // Check probes the sensors and the strip the layout names, lighting each
 // LED for step, prints the report to out and returns the exit status.
-func Check(lay *config.Layout, bus i2c.Bus, port spi.Port, irq gpio.PinIn, step time.Duration, out io.Writer) int {
+func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) int {
+	bus, port, irq := h.Bus, h.Strip, h.IRQ
 	ok := true
 	var sc hw.Scanner
 	switch lay.Sensors.Kind {
@@ -184,11 +237,18 @@ func Check(lay *config.Layout, bus i2c.Bus, port spi.Port, irq gpio.PinIn, step 
 			}
 		}
 	case config.SensorsTiles:
-		d, err := tiles.New(&tiles.I2C{Bus: bus}, lay, &tiles.DefaultOpts)
+		t := h.Tiles
+		if t == nil {
+			t = &tiles.I2C{Bus: bus}
+		}
+		d, err := tiles.New(t, lay, &tiles.DefaultOpts)
+		bad := tileErrors(err)
+		if err != nil && len(bad) == 0 {
+			fmt.Fprintf(out, "MISSING sensors: %v\n", err)
+		}
 		for _, a := range lay.Devices() {
-			var te *tiles.TileError
-			if err != nil && errors.As(err, &te) && strings.Contains(err.Error(), fmt.Sprintf("tile %d:", a)) {
-				fmt.Fprintf(out, "MISSING tile %d\n", a)
+			if te := bad[a]; te != nil {
+				fmt.Fprintf(out, "MISSING tile %d: %v\n", a, te.Err)
 			} else {
 				fmt.Fprintf(out, "found   tile %d\n", a)
 			}
@@ -236,6 +296,29 @@ func Check(lay *config.Layout, bus i2c.Bus, port spi.Port, irq gpio.PinIn, step 
 	}
 	fmt.Fprintln(out, "check: all found")
 	return ExitOK
+}
+
+// tileErrors indexes the tiles named in err (tiles.New's joined errors) by
+// address.
+func tileErrors(err error) map[uint8]*tiles.TileError {
+	m := map[uint8]*tiles.TileError{}
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var te *tiles.TileError
+		if errors.As(err, &te) {
+			m[te.Addr] = te
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return m
 }
 
 // lightEach lights every site's LED in turn, then each tray light, white,

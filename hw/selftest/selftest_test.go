@@ -23,6 +23,12 @@ func TestCheck(t *testing.T) {
 		{"PiecesNeedSim", []string{"-pieces", "5:Y"}, 2, nil},
 		{"BadPieces", []string{"-sim", "-pieces", "99:Y"}, 2, nil},
 		{"BadLayoutFile", []string{"-sim", "-layout", "/nonexistent/layout.yaml"}, 2, nil},
+		{"SerialNeedsTilesLayout", []string{"-serial", "/dev/ttyAMA0"}, 2, nil},
+		{"SerialNotWithSim", []string{"-sim", "-serial", "/dev/ttyAMA0"}, 2, nil},
+		{"BaudNeedsSerial", []string{"-baud", "115200"}, 2, nil},
+		{"NonStandardBaud", []string{"-layout", "../../config/examples/layout-tiles.yaml", "-serial", "/dev/ttyAMA0", "-baud", "250000"}, 2, nil},
+		{"SerialPortMissing", []string{"-layout", "../../config/examples/layout-tiles.yaml", "-serial", "/nonexistent/tty"}, 1, []string{
+			`MISSING serial port "/nonexistent/tty" for the tiles`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

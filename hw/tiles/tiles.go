@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/config"
@@ -34,6 +36,10 @@ type Opts struct {
 // DefaultOpts retries twice and reads colours.
 var DefaultOpts = Opts{Retries: 2, Colours: true}
 
+// ErrFewChannels means a tile reports fewer channels than the layout uses
+// on it: a tile built or configured for another part of the board.
+var ErrFewChannels = errors.New("fewer channels than the layout uses")
+
 // TileError is a tile that could not be read.
 type TileError struct {
 	Addr uint8
@@ -50,6 +56,10 @@ type tileState struct {
 	seq      uint16
 	readings [protocol.MaxChannels]protocol.Reading
 	resyncs  int
+	// used are the channels the layout uses on the tile, in increasing
+	// order; channels is how many the tile reported in its last snapshot.
+	used     []uint8
+	channels int
 }
 
 // Dev is the set of tiles of a board.
@@ -67,7 +77,9 @@ type Dev struct {
 
 // New returns the back-end for the tiles the layout uses and reads each of
 // them once. It validates the layout before touching the transport; the
-// error names every tile that did not answer.
+// error names every tile that did not answer, and every tile that reports
+// fewer channels than the layout uses on it (ErrFewChannels, with the
+// channels it lacks).
 func New(t Transport, lay *config.Layout, o *Opts) (*Dev, error) {
 	if lay.Sensors.Kind != config.SensorsTiles {
 		return nil, fmt.Errorf("tiles: layout has sensors of kind %q, want %q", lay.Sensors.Kind, config.SensorsTiles)
@@ -89,6 +101,13 @@ func New(t Transport, lay *config.Layout, o *Opts) (*Dev, error) {
 	}
 	for s, w := range lay.Sites {
 		d.sites[s] = w.Sensors
+		for _, c := range w.Sensors {
+			ts := d.byDev[c.Dev]
+			ts.used = append(ts.used, c.Pin)
+		}
+	}
+	for _, ts := range d.tiles {
+		slices.Sort(ts.used)
 	}
 	var errs []error
 	for _, ts := range d.tiles {
@@ -202,7 +221,15 @@ func (d *Dev) poll(ts *tileState) error {
 			return d.lost(ts, err)
 		}
 		if f.Kind == protocol.KindSnapshot {
-			return d.apply(ts, f)
+			err := d.apply(ts, f)
+			if errors.Is(err, ErrFewChannels) {
+				ts.synced = false
+				return &TileError{Addr: ts.addr, Err: err}
+			}
+			if err != nil {
+				return d.lost(ts, err)
+			}
+			return nil
 		}
 		c, err := protocol.ParseChanges(f)
 		if err != nil {
@@ -214,7 +241,7 @@ func (d *Dev) poll(ts *tileState) error {
 		want := ts.seq + 1
 		for i := 0; i < c.Len(); i++ {
 			r := c.At(i)
-			if r.Num != want || int(r.Channel) >= protocol.MaxChannels {
+			if r.Num != want || int(r.Channel) >= ts.channels {
 				return d.lost(ts, fmt.Errorf("gap: change %d, want %d", r.Num, want))
 			}
 			ts.readings[r.Channel] = r.Reading
@@ -249,6 +276,12 @@ func (d *Dev) sync(ts *tileState) error {
 			if err = d.apply(ts, f); err == nil {
 				return nil
 			}
+			if errors.Is(err, ErrFewChannels) {
+				// A well-formed answer from the wrong kind of tile:
+				// asking again would not change it.
+				ts.synced = false
+				return &TileError{Addr: ts.addr, Err: err}
+			}
 		}
 		last = err
 	}
@@ -264,9 +297,17 @@ func (d *Dev) apply(ts *tileState, f protocol.Frame) error {
 	if err != nil {
 		return err
 	}
+	if i, _ := slices.BinarySearch(ts.used, uint8(len(s.Readings))); i < len(ts.used) {
+		lack := make([]string, len(ts.used)-i)
+		for j, ch := range ts.used[i:] {
+			lack[j] = config.Channel{Dev: ts.addr, Pin: ch}.String()
+		}
+		return fmt.Errorf("%w: it reports %d, the layout uses %s", ErrFewChannels, len(s.Readings), strings.Join(lack, ", "))
+	}
 	ts.readings = [protocol.MaxChannels]protocol.Reading{}
 	copy(ts.readings[:], s.Readings)
 	ts.boot, ts.seq, ts.synced = s.Boot, s.Seq, true
+	ts.channels = len(s.Readings)
 	ts.resyncs++
 	return nil
 }

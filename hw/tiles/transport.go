@@ -24,14 +24,27 @@ type Transport interface {
 // hears every request and only the one addressed answers.
 //
 // The port must return from Read within the answer timeout when nothing
-// arrives (a serial port opened with a read timeout returns 0 bytes or a
-// timeout error): that ends the wait and the tile is taken as silent.
+// arrives (a serial port opened with a read timeout, such as hw/serial's,
+// returns 0 bytes or a timeout error): that ends the wait and the tile is
+// taken as silent. Any other read error is reported with ErrSilent.
+//
+// When the port can discard unread input (a FlushInput method, as
+// hw/serial's Port has), it is flushed before each request, so a late
+// answer from a tile already taken as silent is not read as the next
+// tile's. Request frames read back are skipped: on a line whose RS-485
+// transceiver keeps its receiver on while sending, the Pi hears its own
+// request before the answer.
 type Serial struct {
 	Port io.ReadWriter
 }
 
 // Exchange implements Transport.
 func (s *Serial) Exchange(addr uint8, req, resp []byte) ([]byte, error) {
+	if f, ok := s.Port.(interface{ FlushInput() error }); ok {
+		if err := f.FlushInput(); err != nil {
+			return nil, fmt.Errorf("flush: %w", err)
+		}
+	}
 	if _, err := s.Port.Write(req); err != nil {
 		return nil, fmt.Errorf("write: %w", err)
 	}
@@ -42,12 +55,24 @@ func (s *Serial) Exchange(addr uint8, req, resp []byte) ([]byte, error) {
 		}
 		n, err := s.Port.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if _, _, derr := protocol.Decode(buf); derr == nil || (derr != protocol.ErrShort && derr != protocol.ErrNoStart) {
-			return buf, nil
+		for {
+			f, used, derr := protocol.Decode(buf)
+			if derr == nil && (f.Kind == protocol.KindPoll || f.Kind == protocol.KindSnapshotReq) {
+				buf = buf[:copy(buf, buf[used:])] // our own request, heard back
+				continue
+			}
+			if derr == nil || (derr != protocol.ErrShort && derr != protocol.ErrNoStart) {
+				return buf, nil
+			}
+			break
 		}
 		if n == 0 || err != nil {
 			if len(buf) > 0 {
 				return buf, nil // a partial frame: the decoder reports it
+			}
+			var te interface{ Timeout() bool }
+			if err != nil && !(errors.As(err, &te) && te.Timeout()) {
+				return nil, fmt.Errorf("%w: read: %w", ErrSilent, err)
 			}
 			return nil, ErrSilent
 		}
