@@ -108,7 +108,7 @@ func TestFeed_TLS_ClientCertificates(t *testing.T) {
 	pool := x509.NewCertPool()
 	pool.AddCert(pki.ca)
 	got := make(chan []byte, 8)
-	sub := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("ssl://"+tb.addr).SetClientID("tls-sub").
+	sub := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("ssl://" + tb.addr).SetClientID("tls-sub").
 		SetTLSConfig(&tls.Config{RootCAs: pool, Certificates: []tls.Certificate{kp}}))
 	if tok := sub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("subscriber over TLS: %v", tok.Error())
