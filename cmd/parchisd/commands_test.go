@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -151,5 +156,66 @@ func TestSim_JudgeCommands(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "command refused") {
 		t.Errorf("refused commands are not logged:\n%s", log.String())
+	}
+}
+
+// parchisd run on a configuration whose hardware is simulated starts,
+// says it is ready, and stops cleanly; a configuration naming hardware
+// this machine lacks fails with an error that names it.
+func TestRun_StartsAndStops_OrNamesMissingHardware(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon")
+	}
+	bin := buildDaemon(t)
+	dir := t.TempDir()
+	frames := filepath.Join(dir, "frames")
+	os.MkdirAll(frames, 0o755)
+	cfg, _, _ := simConfig(t, dir, "", "sensors:\n  backend: sim\nlights:\n  backend: sim\ncamera:\n  source: files\n  dir: "+frames)
+	cmd := exec.Command(bin, "run", "-config", cfg)
+	log := &logBuf{}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			log.add(sc.Text())
+		}
+		done <- cmd.Wait()
+	}()
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(log.String(), "table ready") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(log.String(), "table ready") {
+		cmd.Process.Kill()
+		t.Fatalf("parchisd run not ready:\n%s", log.String())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := <-done; err != nil {
+		t.Errorf("parchisd run stopped with %v:\n%s", err, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "table.key")); err != nil {
+		t.Errorf("no table key made: %v", err)
+	}
+
+	bad := []struct{ extra, want string }{
+		{"sensors:\n  backend: direct\n  i2c_bus: \"7\"", `I2C bus "7"`},
+		{"sensors:\n  backend: sim\nlights:\n  backend: spi\n  spi_port: /dev/spidev9.9", `SPI port "/dev/spidev9.9"`},
+		{"sensors:\n  backend: sim\nlights:\n  backend: sim\ncamera:\n  source: files\n  dir: " + filepath.Join(dir, "none"), "none"},
+	}
+	for _, tc := range bad {
+		cfg, _, _ := simConfig(t, t.TempDir(), "", tc.extra)
+		out, err := exec.Command(bin, "run", "-config", cfg).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitFail || !strings.Contains(string(out), tc.want) {
+			t.Errorf("%q: %v\n%s\nwant exit 1 naming %q", tc.extra, err, out, tc.want)
+		}
+	}
+	out, err := exec.Command(bin, "run", "-config", filepath.Join(dir, "missing.yaml")).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "missing.yaml") {
+		t.Errorf("missing configuration: %v\n%s", err, out)
 	}
 }
