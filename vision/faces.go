@@ -50,6 +50,7 @@ type face struct {
 	con     float64 // mean pip contrast
 	d       float64 // mean pip diameter
 	u       vec     // major axis of its pips (the face's unforeshortened direction)
+	shape   float64 // 4…6 pips: the pattern's aspect (≥ 1) once the pips' foreshortening is undone
 }
 
 // faceFrame maps face-plane offsets to image offsets using the mean
@@ -208,6 +209,7 @@ func (rd *Reader) checkFace(idx []int) face {
 		f.c = cc
 		f.q = s1
 		patTilt = acosDeg(s2 / s1 / 0.97)
+		f.shape = aspect(fr.unproj(a1).len(), fr.unproj(a2).len())
 		blanks = append(blanks, cc.add(a1), cc.sub(a1), cc.add(a2), cc.sub(a2))
 		if f.n == 4 {
 			blanks = append(blanks, cc)
@@ -283,6 +285,7 @@ func (rd *Reader) checkFace(idx []int) face {
 			// the rows of a six are spaced differently on different
 			// dice: the pattern says nothing of tilt, the pips do
 			f.q, _ = sigma2x2(ba1, ba2)
+			f.shape = aspect(fr.unproj(ba1).len(), fr.unproj(ba2).len())
 			blanks = append(blanks, f.c)
 		}
 		if !ok {
@@ -294,6 +297,11 @@ func (rd *Reader) checkFace(idx []int) face {
 		if k := f.q / f.d; k < 0.7 || k > 3.3 {
 			return f
 		}
+	}
+	if rd.opts.Oblique && f.shape > maxShape {
+		// a square face would not look so long once its pips' tilt is
+		// undone: the pips lie on two faces of the die
+		return f
 	}
 	f.tilt = maxf(pipTilt, patTilt)
 	f.value = f.n
@@ -345,4 +353,20 @@ func bits6(m int) int {
 		n++
 	}
 	return n
+}
+
+// maxShape is the largest aspect of a face of four to six pips read from
+// the side, once its pips' foreshortening is undone (the columns of a six
+// are closer on some dice).
+const maxShape = 1.7
+
+// aspect returns the larger of a and b over the smaller.
+func aspect(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if b <= 0 {
+		return math.Inf(1)
+	}
+	return a / b
 }

@@ -40,9 +40,13 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // (up to about 55° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
 // is foreshortened; a face tilted over 54°, a face under 16 px, a face with
-// pips of the same die above it, a face with pips of the same kind grouped
-// with it farther than a die's reach or a reading under 0.75 confidence is
-// answered Unsure. Dice on an edge cannot be told from flat ones then.
+// pips of the same die above it (or a face or pair of pips of another size
+// just above it), a face with pips of the same kind grouped with it farther
+// than a die's reach, a face of four to six pips that stays long once its
+// pips' tilt is undone, or a reading under 0.75 confidence is answered
+// Unsure. The tilt itself does not lower the confidence (it is the
+// camera's); a face of one or two pips needs clearer blanks. Dice on an
+// edge cannot be told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
 	o.MaxTilt = 54
@@ -473,6 +477,18 @@ func (rd *Reader) decide(faces []face) Result {
 				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 			}
 		}
+		// a face or a pair of pips above it that was not grouped with this
+		// die for its pip size (a face seen from its edge, a shadow taken
+		// for a pip) is as much a doubt
+		for i := range faces {
+			o := &faces[i]
+			if i == best || o.dark != b.dark || o.partial || (!o.ok && len(o.idx) < 2) {
+				continue
+			}
+			if o.c.y < b.c.y-0.25*b.r && (absf(o.c.x-b.c.x) < 1.2*b.r || o.ok && absf(o.c.x-b.c.x) < b.r+o.r) && dist(o.c, b.c) < 1.15*(o.r+b.r) && !rd.apart(b, o) {
+				return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+			}
+		}
 	}
 	// the flattest pips of the die, valid or not
 	if best < 0 {
@@ -546,7 +562,14 @@ func (rd *Reader) decide(faces []face) Result {
 	conf -= 1.2 * f.blank
 	conf -= 1.5 * f.resid
 	conf -= clamp01((40 - f.con) / 40)
-	if f.tilt > 0.6*rd.opts.MaxTilt {
+	if rd.opts.Oblique {
+		// from the side every top face is foreshortened: its tilt is the
+		// camera's, not a doubt; but a face of one or two pips has little
+		// pattern to check, and its blanks must be clear
+		if f.n <= 2 {
+			conf -= 2.4 * f.blank
+		}
+	} else if f.tilt > 0.6*rd.opts.MaxTilt {
 		conf -= 0.3 * (f.tilt - 0.6*rd.opts.MaxTilt) / (0.4 * rd.opts.MaxTilt)
 	}
 	conf = clamp01(conf)
