@@ -1,6 +1,9 @@
 package vision
 
-import "image"
+import (
+	"image"
+	"image/color"
+)
 
 // colourStep is the sampling step, in pixels, of the chroma plane.
 const colourStep = 4
@@ -71,6 +74,14 @@ func (rd *Reader) colourDice(w, h int) int {
 			mask[i] = 1
 		}
 	}
+	return rd.countBlobs(mask, w, h)
+}
+
+// countBlobs counts the compact blobs of class 1 in mask that are of a
+// die's size and that the image border does not cut: big areas (a board, a
+// cloth) are not counted, and of the rest only those of about the size of
+// the biggest (dice of one throw are of one size).
+func (rd *Reader) countBlobs(mask []uint8, w, h int) int {
 	var areas []int
 	for i := range mask {
 		if mask[i] != 1 {
@@ -116,3 +127,176 @@ func (rd *Reader) colourDice(w, h int) int {
 // minColourArea is the smallest coloured blob, in chroma samples, taken
 // as a die (about a 20 px die).
 const minColourArea = 20
+
+// bodyPlane samples img every colourStep pixels into rd.body as the
+// distance of each sample's colour from the background's (the median
+// colour of the samples along the image border): luma difference, and
+// twice the chroma difference. It reports whether img has colour planes.
+func (rd *Reader) bodyPlane(img image.Image) (w, h int, ok bool) {
+	b := img.Bounds()
+	w, h = b.Dx()/colourStep, b.Dy()/colourStep
+	if w < 4 || h < 4 {
+		return 0, 0, false
+	}
+	if cap(rd.ycc) < 3*w*h {
+		rd.ycc = make([]uint8, 3*w*h)
+	}
+	p := rd.ycc[:3*w*h]
+	at := func(x, y int) (int, int) {
+		return b.Min.X + x*colourStep + colourStep/2, b.Min.Y + y*colourStep + colourStep/2
+	}
+	switch m := img.(type) {
+	case *image.YCbCr:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				px, py := at(x, y)
+				i, k := m.COffset(px, py), 3*(y*w+x)
+				p[k], p[k+1], p[k+2] = m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i]
+			}
+		}
+	case *image.RGBA, *image.NRGBA:
+		var pix []uint8
+		var off func(x, y int) int
+		if r, isRGBA := m.(*image.RGBA); isRGBA {
+			pix, off = r.Pix, r.PixOffset
+		} else {
+			n := m.(*image.NRGBA)
+			pix, off = n.Pix, n.PixOffset
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				i, k := off(at(x, y)), 3*(y*w+x)
+				p[k], p[k+1], p[k+2] = color.RGBToYCbCr(pix[i], pix[i+1], pix[i+2])
+			}
+		}
+	default:
+		return 0, 0, false
+	}
+	// the background: the median of the border samples, per channel
+	var hist [3][256]int
+	nb := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if x != 0 && y != 0 && x != w-1 && y != h-1 {
+				continue
+			}
+			k := 3 * (y*w + x)
+			for c := 0; c < 3; c++ {
+				hist[c][p[k+c]]++
+			}
+			nb++
+		}
+	}
+	var bg [3]int
+	for c := 0; c < 3; c++ {
+		s := 0
+		for v := 0; v < 256; v++ {
+			s += hist[c][v]
+			if 2*s >= nb {
+				bg[c] = v
+				break
+			}
+		}
+	}
+	if cap(rd.body) < w*h {
+		rd.body = make([]uint8, w*h)
+	}
+	d := rd.body[:w*h]
+	for i := range d {
+		k := 3 * i
+		dy := int(p[k]) - bg[0]
+		dc := 2 * max(abs(int(p[k+1])-bg[1]), abs(int(p[k+2])-bg[2]))
+		switch {
+		case dc >= minBody:
+			d[i] = bodyColour
+		case dy >= minBody:
+			d[i] = bodyLight
+		case -dy >= minBody:
+			d[i] = bodyDark
+		default:
+			d[i] = 0
+		}
+	}
+	return w, h, true
+}
+
+// The kinds of body sample: of another colour than the background,
+// lighter or darker.
+const (
+	bodyColour = 1 + iota
+	bodyLight
+	bodyDark
+)
+
+// minBody is the distance from the background's colour (see bodyPlane)
+// over which a sample is taken as part of a die's body.
+const minBody = 48
+
+// bodyDice counts, in rd.body, the compact blobs of a die's size that
+// stand out from the background the same way (of another colour, lighter
+// or darker: a die and its shadow are not two dice) and that the image
+// border does not cut, after closing gaps of one sample (a die's faces and
+// pips part its body). It returns the largest count of one kind.
+func (rd *Reader) bodyDice(w, h int) int {
+	if cap(rd.cmask) < 2*w*h {
+		rd.cmask = make([]uint8, 2*w*h)
+	}
+	raw, mask := rd.cmask[:w*h], rd.cmask[w*h:2*w*h]
+	best := 0
+	for kind := uint8(bodyColour); kind <= bodyDark; kind++ {
+		for i, v := range rd.body[:w*h] {
+			raw[i] = 0
+			if v == kind {
+				raw[i] = 1
+			}
+		}
+		majority(mask, raw, w, h)
+		closeMask(mask, raw, w, h)
+		best = max(best, rd.countBlobs(mask, w, h))
+	}
+	return best
+}
+
+// majority sets dst to src with each sample replaced by the majority of
+// its 3×3 neighbourhood (a median filter of the 0/1 mask): the speckle of
+// a table's texture and of noise goes, a die's body stays.
+func majority(dst, src []uint8, w, h int) {
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			n, c := 0, 0
+			for yy := max(0, y-1); yy <= min(h-1, y+1); yy++ {
+				for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
+					n++
+					c += int(src[yy*w+xx])
+				}
+			}
+			dst[y*w+x] = 0
+			if 2*c > n {
+				dst[y*w+x] = 1
+			}
+		}
+	}
+}
+
+// closeMask closes the 0/1 mask m in place by one sample (dilate, then
+// erode, 8-neighbourhood), using tmp.
+func closeMask(m, tmp []uint8, w, h int) {
+	morph := func(dst, src []uint8, want uint8) {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				v := 1 - want
+				for yy := max(0, y-1); yy <= min(h-1, y+1) && v != want; yy++ {
+					for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
+						if src[yy*w+xx] == want {
+							v = want
+							break
+						}
+					}
+				}
+				dst[y*w+x] = v
+			}
+		}
+	}
+	morph(tmp, m, 1)
+	morph(m, tmp, 0)
+}

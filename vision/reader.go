@@ -64,6 +64,8 @@ type Reader struct {
 
 	chroma []uint8 // chroma samples of the last colour image
 	cmask  []uint8
+	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
+	body   []uint8 // distance of each sample from the background's colour
 }
 
 // NewReader returns a Reader with the given options (nil means
@@ -82,13 +84,18 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
 // oblique camera ([ObliqueOpts]) and a colour image, two or more coloured
 // dice of one size on a grey or white table are answered Multi even when
-// their pips cannot be read.
+// their pips cannot be read, and so are two or more die bodies of one size
+// that stand out the same way (of another colour, lighter or darker) from
+// the background's colour taken along the image border.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	res := rd.Read(Gray(img))
 	if !rd.opts.Oblique || res.Answer == Multi || res.Answer == None || !rd.opts.Tray.Empty() {
 		return res
 	}
 	if w, h, ok := rd.chromaPlane(img); ok && rd.colourDice(w, h) >= 2 {
+		return Result{Answer: Multi, Confidence: 0.7}
+	}
+	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
 		return Result{Answer: Multi, Confidence: 0.7}
 	}
 	return res
