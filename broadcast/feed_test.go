@@ -174,7 +174,10 @@ func subscribe(t *testing.T, tb *testBroker, clientID, topic, user, pass string)
 		SetUsername(user).SetPassword(pass).
 		SetCleanSession(false).SetOrderMatters(true).
 		SetAutoReconnect(true).SetConnectRetry(true).
-		SetConnectRetryInterval(50 * time.Millisecond).SetMaxReconnectInterval(100 * time.Millisecond)
+		SetConnectRetryInterval(50 * time.Millisecond).SetMaxReconnectInterval(100 * time.Millisecond).
+		// A connection accepted by a broker that is closing is never
+		// answered: give up on it soon and try again.
+		SetConnectTimeout(2 * time.Second)
 	handler := func(_ mqtt.Client, m mqtt.Message) {
 		s.mu.Lock()
 		s.msg = append(s.msg, append([]byte(nil), m.Payload()...))

@@ -47,6 +47,9 @@ func newFeed(s *Server) *feed {
 		SetConnectRetryInterval(time.Second).
 		SetMaxReconnectInterval(5 * time.Second).
 		SetKeepAlive(30 * time.Second).
+		// A connection a restarting broker accepts but never answers is
+		// given up soon, and tried again.
+		SetConnectTimeout(5 * time.Second).
 		SetOrderMatters(true)
 	o.SetOnConnectHandler(func(c mqtt.Client) {
 		s.log.Info("judges: connected to the broker", "broker", s.opts.Broker)
