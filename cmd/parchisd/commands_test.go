@@ -26,6 +26,7 @@ type judgeClient struct {
 	mu      sync.Mutex
 	replies map[string]broadcast.Reply
 	events  []referee.Event
+	online  bool
 }
 
 func connectJudge(t *testing.T, broker, user, password string) *judgeClient {
@@ -51,12 +52,27 @@ func connectJudge(t *testing.T, broker, user, password string) *judgeClient {
 			if json.Unmarshal(m.Payload(), &e) == nil {
 				j.events = append(j.events, e)
 			}
+		case broadcast.TopicStatus:
+			var st broadcast.Status
+			j.online = json.Unmarshal(m.Payload(), &st) == nil && st.Status == "online"
 		}
 	})
 	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatal(tok.Error())
 	}
-	return j
+	// Commands reach the table only once it is connected and listening.
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		j.mu.Lock()
+		online := j.online
+		j.mu.Unlock()
+		if online {
+			return j
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the table is not online on the feed")
+	return nil
 }
 
 // send publishes a command (raw JSON) and waits for the table's reply.
