@@ -62,7 +62,8 @@ type GameEnd struct {
 	JournalHead journal.Hash
 	Seq         uint64
 	Time        time.Time
-	// File is the saved snapshot's path.
+	// File is the saved snapshot's path (JSON: the record, the result,
+	// the journal's head); the record alone is beside it, .txt for .json.
 	File string
 }
 
@@ -313,6 +314,10 @@ func (t *Table) gameOver(e referee.Event) error {
 			JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
 		}, "", "  ")
 		if err != nil {
+			return err
+		}
+		// The record alone too, as clubs keep it and parchis replay reads it.
+		if err := journal.WriteFileAtomic(base+".txt", end.Record, 0o640); err != nil {
 			return err
 		}
 		if err := journal.WriteFileAtomic(base+".json", snap, 0o640); err != nil {

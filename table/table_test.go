@@ -139,6 +139,9 @@ at 9 place 42 G
 	if err != nil || json.Unmarshal(b, &saved) != nil || saved.Record != string(end.Record) || saved.Result != "YR" {
 		t.Fatalf("saved game %s: %v", end.File, err)
 	}
+	if txt, err := os.ReadFile(strings.TrimSuffix(end.File, ".json") + ".txt"); err != nil || string(txt) != string(end.Record) {
+		t.Errorf("record file: %v", err)
+	}
 	f, _ := os.Open(strings.TrimSuffix(end.File, ".json") + ".journal")
 	head, n, err := journal.Verify(f)
 	f.Close()
