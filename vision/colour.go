@@ -89,7 +89,7 @@ func (rd *Reader) countBlobs(mask []uint8, w, h int) int {
 		}
 		border := rd.s.flood(mask, w, h, i, 1)
 		n := len(rd.s.blob)
-		if border || n < minColourArea {
+		if border || n < max(minColourArea, rd.minBlob) {
 			continue
 		}
 		x0, y0, x1, y1 := w, h, 0, 0

@@ -45,6 +45,8 @@ type scratch struct {
 	cores  []int32
 	pips   []pip
 	byLvl  []pip
+
+	oblique bool // the camera sees the dice from the side
 }
 
 const (
@@ -428,7 +430,7 @@ func (s *scratch) dedupe() {
 			dx, dy := q[i].x-q[j].x, q[i].y-q[j].y
 			r := math.Max(q[i].a, q[j].a)
 			if dx*dx+dy*dy < r*r {
-				if q[j].level < q[i].level || (q[j].level == q[i].level && (q[j].contrast() > q[i].contrast() || j < i)) {
+				if s.wins(&q[j], &q[i], j < i) {
 					keep = false
 					break
 				}
@@ -440,5 +442,27 @@ func (s *scratch) dedupe() {
 	}
 	s.pips = out
 }
+
+// wins reports whether candidate p is kept over q, found at the same place:
+// the one from the finer level, or of the same level the clearer. Seen from
+// the side (s.oblique), a pip found on a coarser level with far more
+// contrast is kept over its fragment found on a finer one (a big pip's
+// shaded half, say).
+func (s *scratch) wins(p, q *pip, first bool) bool {
+	if s.oblique && p.level != q.level {
+		if p.level > q.level && p.contrast() > obliqueFragment*q.contrast() {
+			return true
+		}
+		if p.level < q.level && q.contrast() > obliqueFragment*p.contrast() {
+			return false
+		}
+	}
+	return p.level < q.level || (p.level == q.level && (p.contrast() > q.contrast() || first))
+}
+
+// obliqueFragment is how many times clearer a pip found on a coarser level
+// must be than one found at the same place on a finer level to be kept over
+// it, seen from the side.
+const obliqueFragment = 1.5
 
 var debugPips = false

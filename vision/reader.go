@@ -66,6 +66,9 @@ type Reader struct {
 	cmask  []uint8
 	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
 	body   []uint8 // distance of each sample from the background's colour
+
+	faceR   float64 // half side of the face read last, px
+	minBlob int     // smallest die body counted, in colour samples
 }
 
 // NewReader returns a Reader with the given options (nil means
@@ -89,6 +92,12 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // the background's colour taken along the image border.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	res := rd.Read(Gray(img))
+	rd.minBlob = 0
+	if res.Answer == Value {
+		// a die's body is at least a good part of its read face: the pips
+		// of a big face are no dice
+		rd.minBlob = int(0.25 * sq(2*rd.faceR) / (colourStep * colourStep))
+	}
 	if !rd.opts.Oblique || res.Answer == Multi || res.Answer == None || !rd.opts.Tray.Empty() {
 		return res
 	}
@@ -121,6 +130,7 @@ func (rd *Reader) Read(g *image.Gray) Result {
 	if ds := rd.opts.DieSize; ds > 0 {
 		minD, maxD = 0.08*ds, 0.35*ds
 	}
+	rd.s.oblique = rd.opts.Oblique
 	ps := rd.s.detectPips(g, minD, maxD, 0.4)
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
@@ -583,6 +593,7 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
+	rd.faceR = f.r
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
 }
 
