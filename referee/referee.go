@@ -258,6 +258,19 @@ func (r *Referee) onBoard() {
 	r.illegal()
 }
 
+// maxOwed bounds the pieces owed at once. A turn owes a few at most (a
+// kill, and its bonus's kills); past that the oldest is no longer told
+// apart from any other wrong piece, which keeps owedOnly's search small.
+const maxOwed = 6
+
+// owe records a piece the rules sent home that still stands on the board.
+func (r *Referee) owe(o owedPiece) {
+	if len(r.owed) == maxOwed {
+		r.owed = append(r.owed[:0], r.owed[1:]...)
+	}
+	r.owed = append(r.owed, o)
+}
+
 // owedOnly reports whether the board differs from the game only by pieces
 // the rules sent home that are still to be taken there, and forgets those
 // already taken home.
@@ -364,7 +377,7 @@ func (r *Referee) accept(m engine.Move, victimOnBoard bool) {
 	if m.Kill {
 		detail = fmt.Sprintf("kills %s's piece on %s; bonus 20", out.Victim.Name(), m.To)
 		if victimOnBoard {
-			r.owed = append(r.owed, owedPiece{colour: out.Victim, site: m.To, rule: RuleKillNotDone})
+			r.owe(owedPiece{colour: out.Victim, site: m.To, rule: RuleKillNotDone})
 			detail += fmt.Sprintf("; take it to %s", engine.HomeSite(out.Victim))
 		}
 	} else if out.Goal {
@@ -733,7 +746,7 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 		e := Event{Type: EventThirdSix, Colour: c.String(), Throw: val,
 			Detail: "third 6: no piece goes home (none moved, or it is in its column or goal); the turn passes"}
 		if out.SentHome != engine.NoSite {
-			r.owed = append(r.owed, owedPiece{colour: c, site: out.SentHome, rule: RuleThirdSixHome})
+			r.owe(owedPiece{colour: c, site: out.SentHome, rule: RuleThirdSixHome})
 			e.Sites = []string{out.SentHome.String()}
 			e.Detail = fmt.Sprintf("third 6: the piece on %s goes home; the turn passes", out.SentHome)
 		}
