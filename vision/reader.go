@@ -222,7 +222,17 @@ func (rd *Reader) findFaces() []face {
 		if f.ok && !f.partial {
 			w, h := float64(rd.g.Rect.Dx()), float64(rd.g.Rect.Dy())
 			m := 0.1 * f.r
-			if f.c.x-f.r < -m || f.c.y-f.r < -m || f.c.x+f.r > w+m || f.c.y+f.r > h+m {
+			ex, ey := f.r, f.r
+			if rd.opts.Oblique && f.n >= 3 {
+				// seen from the side, the face's outline is foreshortened
+				// as its pips are (one or two pips say too little of
+				// their face's extent)
+				n := rot90(f.u)
+				k := maxf(f.ratio, 0.3)
+				ex = f.r * math.Hypot(f.u.x, k*n.x)
+				ey = f.r * math.Hypot(f.u.y, k*n.y)
+			}
+			if f.c.x-ex < -m || f.c.y-ey < -m || f.c.x+ex > w+m || f.c.y+ey > h+m {
 				f.partial = true
 			}
 		}
