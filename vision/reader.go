@@ -39,7 +39,7 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // ObliqueOpts returns o set for a camera that sees the dice from the side
 // (up to about 55° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
-// is foreshortened; a face tilted over 56°, a face under 16 px, a face with
+// is foreshortened; a face tilted over 58°, a face under 16 px, a face with
 // pips of the same die above it (or a face or pair of pips of another size
 // just above it), a face with pips of the same kind grouped with it farther
 // than a die's reach, a face of four to six pips that stays long once its
@@ -49,7 +49,7 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // edge cannot be told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
-	o.MaxTilt = 56
+	o.MaxTilt = 58
 	o.MinConfidence = max(o.MinConfidence, 0.75)
 	return o
 }
