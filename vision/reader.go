@@ -248,8 +248,9 @@ const maxSplit = 12
 // face whose pattern checks and which holds no other pip of the group
 // inside it (seen from the side, the pips of two faces of a die join into
 // one group). Only faces of four to six pips are looked for: fewer pips
-// may be part of a bigger face. It returns that face and the splits of the rest, largest
-// faces first, or the group as it is.
+// may be part of a bigger face, unless the rest of the group lies below
+// them and is a face of its own (see splitTop). It returns that face and
+// the splits of the rest, largest faces first, or the group as it is.
 func (rd *Reader) splitGroup(idx []int) [][]int {
 	ps := rd.s.pips
 	n := len(idx)
@@ -302,6 +303,9 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 		}
 	}
 	if bestSub == nil {
+		if top, rest := rd.splitTop(idx); top != nil {
+			return [][]int{top, rest}
+		}
 		return [][]int{idx}
 	}
 	var rest []int
@@ -324,6 +328,65 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 		out = append(out, rest)
 	}
 	return out
+}
+
+// splitTop looks, in a group of pips that is not one face, for a face of
+// two or three pips whose pattern checks, with every other pip of the group
+// more than 0.6 half sides below its centre (seen from the side of an
+// upright photo, the side faces lie below the top face) and forming a whole
+// face of its own: the group is then the top face and one side face. It
+// returns both, or nil.
+func (rd *Reader) splitTop(idx []int) (top, rest []int) {
+	ps := rd.s.pips
+	n := len(idx)
+	if n < 3 || n > 9 {
+		return nil, nil
+	}
+	for k := 3; k >= 2; k-- {
+		var pick [3]int
+		for i := 0; i < k; i++ {
+			pick[i] = i
+		}
+		for {
+			sub := make([]int, 0, 3)
+			in := make([]bool, n)
+			for i := 0; i < k; i++ {
+				sub = append(sub, idx[pick[i]])
+				in[pick[i]] = true
+			}
+			f := rd.checkFace(sub)
+			if f.ok && !f.partial {
+				var others []int
+				below := true
+				for j := 0; j < n; j++ {
+					if in[j] {
+						continue
+					}
+					others = append(others, idx[j])
+					if ps[idx[j]].y < f.c.y+0.6*f.r {
+						below = false
+					}
+				}
+				if below && len(others) >= 1 && len(others) <= 6 {
+					if o := rd.checkFace(others); o.ok && !o.partial {
+						return sub, others
+					}
+				}
+			}
+			i := k - 1
+			for i >= 0 && pick[i] == n-k+i {
+				i--
+			}
+			if i < 0 {
+				break
+			}
+			pick[i]++
+			for j := i + 1; j < k; j++ {
+				pick[j] = pick[j-1] + 1
+			}
+		}
+	}
+	return nil, nil
 }
 
 // compatible reports whether two pips may be on the same face.
