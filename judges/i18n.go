@@ -2,8 +2,6 @@ package judges
 
 import (
 	"net/http"
-	"strconv"
-	"strings"
 )
 
 // Languages the dashboard speaks. Spanish is the default.
@@ -245,8 +243,9 @@ func validLang(lang string) bool { _, ok := messages[lang]; return ok }
 // langCookie is the cookie that remembers a chosen language.
 const langCookie = "parchis_lang"
 
-// pickLang chooses the language of a request: ?lang=, then the cookie,
-// then Accept-Language, then def.
+// pickLang chooses the language of a request: ?lang=, then the cookie
+// that remembers it, then def. The browser's own language does not decide:
+// the judges are Spanish and get Spanish unless they ask for English.
 func pickLang(r *http.Request, def string) string {
 	if l := r.URL.Query().Get("lang"); validLang(l) {
 		return l
@@ -254,30 +253,5 @@ func pickLang(r *http.Request, def string) string {
 	if c, err := r.Cookie(langCookie); err == nil && validLang(c.Value) {
 		return c.Value
 	}
-	if l := acceptLanguage(r.Header.Get("Accept-Language")); l != "" {
-		return l
-	}
 	return def
-}
-
-// acceptLanguage returns the spoken language the header prefers most, or
-// "" when it names none.
-func acceptLanguage(h string) string {
-	best, bestQ := "", 0.0
-	for _, part := range strings.Split(h, ",") {
-		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		q := 1.0
-		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				continue
-			}
-			q = f
-		}
-		base, _, _ := strings.Cut(strings.ToLower(tag), "-")
-		if validLang(base) && q > bestQ {
-			best, bestQ = base, q
-		}
-	}
-	return best
 }

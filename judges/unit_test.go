@@ -2,6 +2,8 @@ package judges
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -90,18 +92,25 @@ func TestCatalogue_EveryRuleAndEventInBothLanguages(t *testing.T) {
 	}
 }
 
-func TestAcceptLanguage(t *testing.T) {
-	tests := map[string]string{
-		"":                        "",
-		"es-ES,es;q=0.9":          "es",
-		"en-US,en;q=0.9":          "en",
-		"fr-FR,en;q=0.5,es;q=0.8": "es",
-		"de":                      "",
-		"en;q=bad,es":             "es",
+func TestPickLang_SpanishUnlessAsked(t *testing.T) {
+	tests := []struct {
+		url, cookie, accept, want string
+	}{
+		{"/", "", "", "es"},
+		{"/", "", "en-US,en;q=0.9", "es"},
+		{"/?lang=en", "", "es-ES", "en"},
+		{"/", "en", "es-ES", "en"},
+		{"/?lang=es", "en", "", "es"},
+		{"/?lang=fr", "", "", "es"},
 	}
-	for h, want := range tests {
-		if got := acceptLanguage(h); got != want {
-			t.Errorf("acceptLanguage(%q) = %q, want %q", h, got, want)
+	for _, tc := range tests {
+		r := httptest.NewRequest("GET", tc.url, nil)
+		if tc.cookie != "" {
+			r.AddCookie(&http.Cookie{Name: langCookie, Value: tc.cookie})
+		}
+		r.Header.Set("Accept-Language", tc.accept)
+		if got := pickLang(r, LangES); got != tc.want {
+			t.Errorf("%s cookie %q accept %q: %s, want %s", tc.url, tc.cookie, tc.accept, got, tc.want)
 		}
 	}
 }
