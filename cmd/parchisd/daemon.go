@@ -352,6 +352,10 @@ func (d *daemon) certify(c broadcast.Command) error {
 	if c.Certification == nil {
 		return errors.New("the command carries no certification")
 	}
+	// A verdict is final: nobody changes a result a judge has signed.
+	if v := d.result.Certification; v != nil {
+		return fmt.Errorf("the result is already %s by %s", v.Verdict, v.Judge)
+	}
 	if err := d.result.VerifyCertification(c.Certification, d.judges); err != nil {
 		return err
 	}
