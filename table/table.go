@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -90,6 +91,9 @@ type Table struct {
 	note    string
 	buf     bytes.Buffer
 	replay  []referee.Event
+	// savedSeq is the last event number of the saved game the journal
+	// begins with, or 0.
+	savedSeq uint64
 }
 
 // JournalName is the journal's file name in Opts.Dir.
@@ -152,6 +156,7 @@ func (t *Table) replayRecord(p []byte) error {
 			// then its last event number: the events rebuilt before the
 			// seq line were handed out already, under their own numbers.
 			t.replay = t.replay[:0]
+			t.savedSeq = st.Seq
 		}
 		if !ok {
 			continue
@@ -163,6 +168,40 @@ func (t *Table) replayRecord(p []byte) error {
 		t.fanout(&u)
 	}
 	return nil
+}
+
+// Finished returns the game that ended last, read back from where it was
+// saved, when the table reopened with it over and no new game begun: its
+// result still awaits a judge.
+func (t *Table) Finished() (GameEnd, bool, error) {
+	pos := t.run.Referee.Position()
+	if t.savedSeq == 0 || t.opts.Dir == "" || pos.Phase() != engine.PhaseEnd {
+		return GameEnd{}, false, nil
+	}
+	file := t.savedFile(t.savedSeq) + ".json"
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return GameEnd{}, false, fmt.Errorf("saved game: %w", err)
+	}
+	var sg savedGame
+	if err := json.Unmarshal(b, &sg); err != nil {
+		return GameEnd{}, false, fmt.Errorf("saved game %s: %w", file, err)
+	}
+	end := GameEnd{Record: []byte(sg.Record), Players: sg.Players, Seq: sg.Seq, Time: sg.Time, File: file}
+	if end.Position, err = engine.ParsePPN(sg.Position); err != nil {
+		return GameEnd{}, false, fmt.Errorf("saved game %s: %w", file, err)
+	}
+	h, err := hex.DecodeString(sg.JournalHead)
+	if err != nil || len(h) != len(end.JournalHead) {
+		return GameEnd{}, false, fmt.Errorf("saved game %s: bad journal head %q", file, sg.JournalHead)
+	}
+	copy(end.JournalHead[:], h)
+	return end, true, nil
+}
+
+// savedFile is the saved game's path without extension.
+func (t *Table) savedFile(seq uint64) string {
+	return filepath.Join(t.opts.Dir, "games", fmt.Sprintf("game-%06d", seq))
 }
 
 // Replayed returns the events the journal's replay produced on open.
@@ -308,7 +347,7 @@ func (t *Table) gameOver(e referee.Event) error {
 			return fmt.Errorf("journal: %w", err)
 		}
 		end.JournalHead = t.journal.Head()
-		base := filepath.Join(t.opts.Dir, "games", fmt.Sprintf("game-%06d", e.Seq))
+		base := t.savedFile(e.Seq)
 		snap, err := json.MarshalIndent(savedGame{
 			Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
 			JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),

@@ -158,6 +158,19 @@ at 9 place 42 G
 	if pos := tb2.Referee().Position(); pos != end.Position || tb2.Referee().Seq() != last.Seq || len(tb2.Replayed()) != 0 {
 		t.Errorf("after restart: %s, seq %d, %d replayed events", pos.String(), tb2.Referee().Seq(), len(tb2.Replayed()))
 	}
+	// The finished game is there to certify, as it was saved.
+	again, ok, err := tb2.Finished()
+	if err != nil || !ok {
+		t.Fatalf("finished game after restart: %v, %v", ok, err)
+	}
+	if string(again.Record) != string(end.Record) || again.JournalHead != end.JournalHead || again.Position != end.Position || again.Seq != end.Seq || !again.Time.Equal(end.Time) {
+		t.Errorf("finished game read back as %+v, want %+v", again, end)
+	}
+	// Once a new game starts, nothing is finished any more.
+	tb2.Handle(referee.Input{Kind: referee.InputStart, Starter: engine.Blue}, "")
+	if _, ok, _ := tb2.Finished(); ok {
+		t.Error("a finished game is reported while a new one is played")
+	}
 }
 
 // A script line that cannot be read stops the run with its line number.

@@ -185,6 +185,13 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		return nil, err
 	}
 	d.resendReplayed()
+	// A game that ended before a restart still awaits its judge.
+	if end, ok, err := d.table.Finished(); err != nil {
+		log.Error("the last game's result cannot be read back", "err", err)
+	} else if ok {
+		d.gameEnd(end)
+		d.loadCertified()
+	}
 	d.publishState(time.Now())
 	return d, nil
 }
@@ -369,14 +376,41 @@ func (d *daemon) certify(c broadcast.Command) error {
 	return nil
 }
 
+// certifiedFile is where the certified result of the current one is kept,
+// beside the saved games: named by its record's hash.
+func (d *daemon) certifiedFile() string {
+	return filepath.Join(d.cfg.Dir, "games", "result-"+d.result.RecordSHA256[:16]+".json")
+}
+
 // saveCertified keeps the certified result beside the saved games.
 func (d *daemon) saveCertified() error {
 	b, err := json.MarshalIndent(d.result, "", "  ")
 	if err != nil {
 		return err
 	}
-	name := fmt.Sprintf("result-%s-%s.json", d.result.Time.UTC().Format("20060102T150405"), d.result.RecordSHA256[:12])
-	return journal.WriteFileAtomic(filepath.Join(d.cfg.Dir, "games", name), b, 0o640)
+	return journal.WriteFileAtomic(d.certifiedFile(), b, 0o640)
+}
+
+// loadCertified takes back the verdict on the current result, when a judge
+// gave one before a restart.
+func (d *daemon) loadCertified() {
+	b, err := os.ReadFile(d.certifiedFile())
+	if err != nil {
+		return
+	}
+	var saved broadcast.Result
+	if err := json.Unmarshal(b, &saved); err != nil || saved.Certification == nil || saved.RecordSHA256 != d.result.RecordSHA256 {
+		d.log.Error("the saved verdict does not belong to the last game", "file", d.certifiedFile(), "err", err)
+		return
+	}
+	if err := d.result.VerifyCertification(saved.Certification, d.judges); err != nil {
+		d.log.Error("the saved verdict does not verify", "file", d.certifiedFile(), "err", err)
+		return
+	}
+	d.result.Certification = saved.Certification
+	if d.pub != nil {
+		d.pub.Result(*d.result)
+	}
 }
 
 // serveMetrics serves the Prometheus metrics on addr until ctx ends.

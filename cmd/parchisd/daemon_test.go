@@ -13,6 +13,9 @@ import (
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/config"
+	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
 )
 
 // A judge's verdict on a result is checked against the table's judges,
@@ -59,5 +62,62 @@ func TestCertify_VerdictCheckedSavedAndFinal(t *testing.T) {
 	d.result = nil
 	if err := d.certify(verdict(judgeKey, "marta", broadcast.VerdictCertified, "")); err == nil {
 		t.Error("a verdict with no result waiting was accepted")
+	}
+}
+
+// A game that ended before a restart is read back with its result, and
+// the verdict a judge gave it before the restart is kept.
+func TestRestart_FinishedGameAndVerdictKept(t *testing.T) {
+	_, tableKey, _ := ed25519.GenerateKey(rand.Reader)
+	_, judgeKey, _ := ed25519.GenerateKey(rand.Reader)
+	dir := t.TempDir()
+	judges := broadcast.Judges{"marta": certify.PublicKeyString(judgeKey)}
+	newDaemon := func() *daemon {
+		d := &daemon{cfg: &config.Daemon{Dir: dir}, log: slog.New(slog.DiscardHandler), key: tableKey, judges: judges}
+		var err error
+		d.table, err = table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}, Dir: dir, OnGameEnd: d.gameEnd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.table.Close() })
+		if end, ok, err := d.table.Finished(); err != nil {
+			t.Fatal(err)
+		} else if ok {
+			d.gameEnd(end)
+			d.loadCertified()
+		}
+		return d
+	}
+	d := newDaemon()
+	f, err := os.Open("../../referee/testdata/scripts/end.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := d.table.RunScript(f, func(referee.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if d.result == nil || d.result.Result != "YR" {
+		t.Fatalf("no result after the game: %+v", d.result)
+	}
+	c := d.result.Certify(judgeKey, broadcast.Certification{Verdict: broadcast.VerdictCertified, Judge: "marta", Time: d.result.Time})
+	if err := d.certify(broadcast.Command{Type: broadcast.CmdCertify, Judge: "marta", Certification: &c}); err != nil {
+		t.Fatal(err)
+	}
+	first := *d.result
+	d.table.Close()
+
+	d2 := newDaemon()
+	if d2.result == nil {
+		t.Fatal("the finished game's result is gone after a restart")
+	}
+	if d2.result.RecordSHA256 != first.RecordSHA256 || d2.result.TableSignature != first.TableSignature {
+		t.Errorf("result after restart %s (signature %s), want %s (%s)", d2.result.RecordSHA256, d2.result.TableSignature, first.RecordSHA256, first.TableSignature)
+	}
+	if d2.result.Certification == nil || d2.result.Certification.Signature != c.Signature {
+		t.Fatalf("the verdict is gone after a restart: %+v", d2.result.Certification)
+	}
+	if err := d2.result.Verify(); err != nil {
+		t.Error(err)
 	}
 }
