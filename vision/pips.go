@@ -445,11 +445,16 @@ func (s *scratch) dedupe() {
 
 // wins reports whether candidate p is kept over q, found at the same place:
 // the one from the finer level, or of the same level the clearer. Seen from
-// the side (s.oblique), a pip found on a coarser level with far more
-// contrast is kept over its fragment found on a finer one (a big pip's
-// shaded half, say).
+// the side (s.oblique), of two candidates of very different sizes on
+// different levels the one whose size its neighbours share is kept (one
+// pip at one size, see kinOf); failing that, a pip found on a coarser level
+// with far more contrast is kept over its fragment found on a finer one (a
+// big pip's shaded half, say).
 func (s *scratch) wins(p, q *pip, first bool) bool {
 	if s.oblique && p.level != q.level {
+		if k := s.kinOf(p, q); k != 0 {
+			return k > 0
+		}
 		if p.level > q.level && p.contrast() > obliqueFragment*q.contrast() {
 			return true
 		}
@@ -466,3 +471,57 @@ func (s *scratch) wins(p, q *pip, first bool) bool {
 const obliqueFragment = 1.5
 
 var debugPips = false
+
+// kinSize is how many times bigger one of two candidates of one place must
+// be for kinOf to settle between them; kinMatch is how close (as a ratio) a
+// neighbour's size must be to count as the same size; kinReach is how far,
+// in the bigger candidate's semi-axes, neighbours are looked for.
+const (
+	kinSize  = 1.4
+	kinMatch = 1.25
+	kinReach = 6.0
+)
+
+// kinOf settles, seen from the side, between two candidates of one pip
+// found on different levels at very different sizes (a fragment and its
+// whole pip, or a pip and the blot around it): the one whose size more
+// candidates of the same kind nearby share is kept. It returns 1 to keep
+// p, -1 to keep q, 0 when the neighbours do not tell.
+func (s *scratch) kinOf(p, q *pip) int {
+	big, small := p, q
+	sign := 1
+	if q.a > p.a {
+		big, small = q, p
+		sign = -1
+	}
+	if big.a < kinSize*small.a {
+		return 0
+	}
+	nb, ns := 0, 0
+	for i := range s.byLvl {
+		o := &s.byLvl[i]
+		if o.dark != p.dark || o == p || o == q {
+			continue
+		}
+		dx, dy := o.x-big.x, o.y-big.y
+		if dx*dx+dy*dy < big.a*big.a {
+			continue // another candidate of the same place
+		}
+		if dx*dx+dy*dy > sq(kinReach*big.a) {
+			continue
+		}
+		if r := o.a / big.a; r < kinMatch && r > 1/kinMatch {
+			nb++
+		}
+		if r := o.a / small.a; r < kinMatch && r > 1/kinMatch {
+			ns++
+		}
+	}
+	switch {
+	case nb > ns:
+		return sign
+	case ns > nb:
+		return -sign
+	}
+	return 0
+}

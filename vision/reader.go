@@ -45,7 +45,8 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // than a die's reach, a face of four to six pips that stays long once its
 // pips' tilt is undone, or a reading under 0.75 confidence is answered
 // Unsure. The tilt itself does not lower the confidence (it is the
-// camera's); a face of one or two pips needs clearer blanks. Dice on an
+// camera's); a face of one or two pips needs clearer blanks, and a face of
+// two pips closer than a two's is answered Unsure. Dice on an
 // edge cannot be told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
@@ -605,6 +606,12 @@ func (rd *Reader) decide(faces []face) Result {
 		// and this face may be another die's side face
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
+	if rd.opts.Oblique && f.n == 2 && f.q < minTwoSpacing*f.d {
+		// from the side, a row of a four, five or six whose other pips
+		// were found at another size looks like a two seen corner on,
+		// but with its pips closer than a two's
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	if rd.opts.Oblique && f.r < minObliqueFace {
 		// from the side, a small face cannot be told from a side face
 		// whose other pips are lost in the blur
@@ -673,6 +680,10 @@ func (rd *Reader) decide(faces []face) Result {
 // minObliqueFace is the smallest half side, in pixels, of a face read from
 // the side (a die about 20 px wide).
 const minObliqueFace = 8
+
+// minTwoSpacing is the smallest offset of a two's pips from its centre,
+// along a side and in pip diameters, read from the side.
+const minTwoSpacing = 0.85
 
 // spread returns how far, in half sides of the face f, the farthest pip
 // of the same kind among the faces idx lies from f's centre.
