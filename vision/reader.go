@@ -289,17 +289,8 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 					bestSub = append(bestSub[:0], sub[:k]...)
 				}
 			}
-			// next subset
-			i := k - 1
-			for i >= 0 && pick[i] == n-k+i {
-				i--
-			}
-			if i < 0 {
+			if !nextCombination(pick[:k], n) {
 				break
-			}
-			pick[i]++
-			for j := i + 1; j < k; j++ {
-				pick[j] = pick[j-1] + 1
 			}
 		}
 	}
@@ -374,16 +365,8 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 					}
 				}
 			}
-			i := k - 1
-			for i >= 0 && pick[i] == n-k+i {
-				i--
-			}
-			if i < 0 {
+			if !nextCombination(pick[:k], n) {
 				break
-			}
-			pick[i]++
-			for j := i + 1; j < k; j++ {
-				pick[j] = pick[j-1] + 1
 			}
 		}
 	}
@@ -795,4 +778,23 @@ func bestFace(faces []face, idx []int) *face {
 		}
 	}
 	return best
+}
+
+// nextCombination steps pick, the ascending indices of a k-subset of
+// 0…n-1, to the next subset in lexicographic order, and reports false after
+// the last.
+func nextCombination(pick []int, n int) bool {
+	k := len(pick)
+	i := k - 1
+	for i >= 0 && pick[i] == n-k+i {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	pick[i]++
+	for j := i + 1; j < k; j++ {
+		pick[j] = pick[j-1] + 1
+	}
+	return true
 }
