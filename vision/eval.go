@@ -88,11 +88,7 @@ func (t *Tally) Rate(want string) float64 {
 	if r < 0 {
 		return 0
 	}
-	n := 0
-	for _, v := range t.m[r] {
-		n += v
-	}
-	return ratio(t.m[r][labelIndex(want, evalCols)], n)
+	return ratio(t.m[r][labelIndex(want, evalCols)], t.Total(want))
 }
 
 // Total returns the number of images labelled want.

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"sort"
 )
@@ -335,6 +336,13 @@ func (rd *Reader) darkness(b vec, f face) (float64, bool) {
 	}
 	in /= float64(len(f.idx))
 	ring /= float64(len(f.idx))
+	v := rd.meanRect(g, x0, y0, x1, y1)
+	return clamp01((ring - v) / (ring - in)), true
+}
+
+// meanRect returns the mean grey of the rectangle [x0,x1)×[y0,y1) of g,
+// in the reader's frame coordinates.
+func (rd *Reader) meanRect(g *image.Gray, x0, y0, x1, y1 int) float64 {
 	sum := 0
 	for y := y0; y < y1; y++ {
 		row := g.Pix[rd.off+y*g.Stride:]
@@ -342,8 +350,7 @@ func (rd *Reader) darkness(b vec, f face) (float64, bool) {
 			sum += int(row[x])
 		}
 	}
-	v := float64(sum) / float64((x1-x0)*(y1-y0))
-	return clamp01((ring - v) / (ring - in)), true
+	return float64(sum) / float64((x1-x0)*(y1-y0))
 }
 
 // bits6 counts the set bits of m (m < 64).

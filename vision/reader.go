@@ -732,14 +732,7 @@ func (rd *Reader) apart(f, o *face) bool {
 			if x0 < 0 || y0 < 0 || x1 > w || y1 > h {
 				continue
 			}
-			sum := 0
-			for y := y0; y < y1; y++ {
-				row := g.Pix[rd.off+y*g.Stride:]
-				for x := x0; x < x1; x++ {
-					sum += int(row[x])
-				}
-			}
-			v := float64(sum) / float64((x1-x0)*(y1-y0))
+			v := rd.meanRect(g, x0, y0, x1, y1)
 			if (v-in)/(ring-in) < apartLevel {
 				cut = true
 			}
