@@ -204,7 +204,13 @@ func (st *simTable) step() uint64 {
 		case out.Lost:
 			typ = referee.EventLost
 		}
-		return st.emit(referee.Event{Type: typ, Colour: c.String(), Throw: st.throw}, "")
+		seq := st.emit(referee.Event{Type: typ, Colour: c.String(), Throw: st.throw}, "")
+		// A throw may end the game too: a third 6 passing the turn at the
+		// end of a round.
+		if w, over := st.g.Pos.Winner(); over {
+			st.finish(w)
+		}
+		return seq
 	default:
 		var ml engine.MoveList
 		p.LegalMoves(&ml)
@@ -241,16 +247,10 @@ func (st *simTable) finish(w engine.Pair) {
 	_ = st.pub.Result(r)
 }
 
-// playToEnd plays games out until one ends with a winning pair (a game
-// may end level, RULES.md §9).
+// playToEnd plays the game out; every game ends with a winning pair
+// (RULES.md §9).
 func (st *simTable) playToEnd() {
-	for range 20 {
-		for st.step() != 0 {
-		}
-		if st.Result() != nil {
-			return
-		}
-		st.newGame(st.players, engine.Yellow)
+	for st.step() != 0 {
 	}
 }
 
