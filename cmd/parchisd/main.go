@@ -9,7 +9,8 @@
 //	parchisd sim [-config FILE]     the simulated table, broker and dashboard
 //	parchisd run -config FILE       the real table
 //	parchisd script [-journal DIR] FILE | -
-//	parchisd check [-config FILE]   find the hardware and light every LED
+//	parchisd check [-sim]           find the hardware and light every LED
+//	parchisd calibrate [-config FILE | -empty IMAGE -die IMAGE] [-o FILE]
 //	parchisd config                 print the default configuration
 //	parchisd hash-password          hash a broker user's password
 //
@@ -37,6 +38,7 @@ func commands() []cli.Command {
 		{Name: "run", Summary: "run the real table from a configuration file", Run: runRun},
 		{Name: "script", Summary: "feed a table script to the referee and print its events", Run: runScript},
 		{Name: "check", Summary: "find the sensors, light every LED, list occupied sites", Run: runCheck},
+		{Name: "calibrate", Summary: "find the dice tray and the die's size for the camera", Run: runCalibrate},
 		{Name: "config", Summary: "print the default configuration, every setting explained", Run: runConfig},
 		{Name: "hash-password", Summary: "hash a password for a broker user (reads it from stdin)", Run: runHashPassword},
 	}
