@@ -704,6 +704,13 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 		return
 	}
 	val := fmt.Sprint(value)
+	// Presence-only sensors cannot see every move (one of two pieces
+	// leaving a square for an occupied one): when exactly one legal move
+	// is invisible and the board still reads as before, the next throw
+	// says it was made.
+	for (pos.Phase().IsDie() || pos.Phase().IsBonus()) && r.unseenMove() {
+		c = pos.Turn()
+	}
 	switch {
 	case pos.Phase().IsDie():
 		r.emit(Event{Type: EventInfraction, Colour: c.String(), Rule: RuleEarlyThrow, Throw: val,
@@ -756,6 +763,42 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 	}
 	r.afterAction(c, out)
 	r.checkBoard()
+}
+
+// unseenMove plays the one legal move the sensors cannot tell from no move
+// at all, when the board reads as the position has it and exactly one such
+// move exists; it reports whether it did.
+func (r *Referee) unseenMove() bool {
+	pos := &r.game.Pos
+	c := pos.Turn()
+	r.exp = board.Expected(pos)
+	if !agree(&r.obs, &r.exp, r.opts.Caps) {
+		return false
+	}
+	var ml engine.MoveList
+	pos.LegalMoves(&ml)
+	var unseen []engine.Move
+	for _, m := range ml.Moves() {
+		after := *pos
+		after.PlayLegal(m)
+		r.scratch = board.Expected(&after)
+		if agree(&r.obs, &r.scratch, r.opts.Caps) {
+			unseen = append(unseen, m)
+		}
+	}
+	if len(unseen) != 1 {
+		return false
+	}
+	m := unseen[0]
+	out, err := r.game.Play(m)
+	if err != nil {
+		return false
+	}
+	r.resetTurnState()
+	r.emit(Event{Type: EventMove, Colour: c.String(), Move: m.String(),
+		Detail: "a move the sensors cannot see, taken as played when the next throw came"})
+	r.afterAction(c, out)
+	return true
 }
 
 // afterAction reports what an action's outcome adds: a lost bonus, the

@@ -68,6 +68,7 @@ var scripts = map[string][]step{
 	"end":               {{"move", "Y7-YG"}, {"lost", "+10"}, {"move", "30-33"}, {"move", "40-42"}, {"result", "YR"}},
 	"opening":           {{"start", "B"}, {"throw", "5"}, {"move", "BH-22"}},
 	"presence-only":     {{"move", "20-24"}, {"throw", "5"}, {"move", "BH-22"}},
+	"presence-unseen":   {{"move", "20-24"}, {"throw", "3"}},
 }
 
 func what(e referee.Event) string {
