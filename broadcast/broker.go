@@ -224,13 +224,35 @@ func (h *accessHook) user(name []byte) *User {
 	return nil
 }
 
+// OnConnectAuthenticate lets a client in when its password checks (or it
+// is anonymous and anonymous viewers are allowed), when its last will is
+// a message it may publish — the broker sends a will without asking the
+// access rules, so a will is checked here — and when it does not take a
+// table's client id, which would push the table off the broker.
 func (h *accessHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) bool {
+	var u *User
 	if len(pk.Connect.Username) == 0 {
-		return h.anonymous
+		if !h.anonymous {
+			return false
+		}
+	} else if u = h.user(pk.Connect.Username); u == nil || !checkPassword(u.Password, pk.Connect.Password) {
+		return false
 	}
-	u := h.user(pk.Connect.Username)
-	return u != nil && checkPassword(u.Password, pk.Connect.Password)
+	if pk.Connect.WillFlag && !allowed(u, pk.Connect.WillTopic, true) {
+		return false
+	}
+	for i := range h.users {
+		t := &h.users[i]
+		if t.Role == RoleTable && pk.Connect.ClientIdentifier == TableClientID(t.Event, t.Table) && t != u {
+			return false
+		}
+	}
+	return true
 }
+
+// TableClientID is the MQTT client id a table connects with, reserved on
+// the embedded broker for that table's user.
+func TableClientID(event, table string) string { return "parchis-" + event + "-" + table }
 
 func (h *accessHook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 	var u *User

@@ -111,7 +111,7 @@ func New(opts Opts) (*Publisher, error) {
 		}
 	}
 	if opts.ClientID == "" {
-		opts.ClientID = "parchis-" + opts.Event + "-" + opts.Table
+		opts.ClientID = TableClientID(opts.Event, opts.Table)
 	}
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = 30 * time.Second

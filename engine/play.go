@@ -131,6 +131,23 @@ func (p *Position) PlayLegal(m Move) Outcome {
 	return out
 }
 
+// Settle resolves a die or bonus phase that has no legal move, as a throw
+// or a bonus that cannot be played is resolved in play (lost; the turn goes
+// on or passes). A set-up position or a judge's correction may be such a
+// position (NOTATION.md accepts it); play cannot go on from it unsettled.
+func (p *Position) Settle() Outcome {
+	out := noOutcome()
+	for (p.phase.IsDie() || p.phase.IsBonus()) && !p.HasLegalMove() {
+		if p.phase.IsBonus() {
+			out.BonusLost = int(p.phase)
+		} else {
+			out.Lost = true
+		}
+		p.afterPlay(&out)
+	}
+	return out
+}
+
 // afterPlay ends a play whose throw and bonuses are done: the same player
 // throws again after a 6 unless finished, else the turn passes.
 func (p *Position) afterPlay(out *Outcome) {
@@ -147,8 +164,10 @@ func (p *Position) afterPlay(out *Outcome) {
 func (p *Position) passTurn(out *Outcome) {
 	c := p.turn
 	roundEnd := p.starter.Prev()
-	for {
-		if c == roundEnd && p.FinishedInPair(PairYR) != p.FinishedInPair(PairBG) {
+	for seats := 0; ; seats++ {
+		// Nobody left to play (every player finished, a position no game
+		// reaches but a valid one) also ends the game.
+		if seats == NumColours || c == roundEnd && p.FinishedInPair(PairYR) != p.FinishedInPair(PairBG) {
 			p.end(out)
 			return
 		}

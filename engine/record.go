@@ -288,6 +288,8 @@ func ReadRecord(r io.Reader) (*Game, error) {
 		}
 	}
 	g.Pos = g.Start
+	// A throw or bonus that cannot be played is resolved, as in play.
+	g.Pos.Settle()
 	result := g.Tag("Result")
 	if result != "*" {
 		if _, err := ParsePair(result); err != nil {
@@ -314,6 +316,7 @@ func ReadRecord(r io.Reader) (*Game, error) {
 					return nil, &RecordError{Line: line, Text: t, Err: fmt.Errorf("judge's correction: %w", err)}
 				}
 				g.Pos, g.pending, forfeit = pos, -1, lostBonus{}
+				g.Pos.Settle()
 			}
 			g.Actions = append(g.Actions, Action{Kind: ActComment, Note: note})
 			continue

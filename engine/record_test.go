@@ -322,6 +322,12 @@ func TestRecord_JudgeSet(t *testing.T) {
 	if g.Pos.String() != "44:Y B throw 0 - Y" {
 		t.Errorf("position %q", g.Pos)
 	}
+	// A correction to a throw that cannot be played: it is lost, as in
+	// play, and the record goes on with the next player.
+	lost := header("Y", "*") + "; judge set - Y 3 0 - Y\nB 5 BH-22\n"
+	if g, err := engine.ReadRecord(strings.NewReader(lost)); err != nil || g.Pos.String() != "22:B R throw 0 - Y" {
+		t.Errorf("correction to a lost throw: %v, %v", g, err)
+	}
 	bad := header("Y", "*") + "; judge set 5:YYY Y throw 0 - Y\n"
 	var re *engine.RecordError
 	if _, err := engine.ReadRecord(strings.NewReader(bad)); !errors.As(err, &re) || re.Line != 11 {

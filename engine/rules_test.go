@@ -639,3 +639,41 @@ func TestThrow_Refused(t *testing.T) {
 		}
 	}
 }
+
+// A position in which every player has finished is valid (NOTATION.md does
+// not check finished players against each other) though no game reaches
+// it: a throw there ends the game rather than looking for ever for a
+// player to pass the turn to.
+func TestEnd_EveryPlayerFinished_ThrowEndsTheGame(t *testing.T) {
+	p, err := engine.ParsePPN("YG:YYYY,BG:BBBB,RG:RRRR,GG:GGGG Y throw 0 - Y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Throw(3)
+	if err != nil || !out.GameOver || p.Phase() != engine.PhaseEnd {
+		t.Fatalf("after a throw: %s, %+v, %v", p.String(), out, err)
+	}
+	if _, ok := p.Winner(); ok {
+		t.Error("a winner among two level pairs")
+	}
+}
+
+// Settle resolves a die or bonus phase with no legal move, as play does.
+func TestSettle_PhaseWithNoLegalMove(t *testing.T) {
+	cases := []struct{ ppn, want string }{
+		{"- Y 3 0 - Y", "- B throw 0 - Y"},          // a 3 with every piece home: lost, turn passes
+		{"- Y 6 1 - Y", "- Y throw 1 - Y"},          // a 6 lost: the same player throws again
+		{"Y7:Y Y +20 0 Y7 Y", "Y7:Y B throw 0 - Y"}, // a bonus no piece can play: lost
+		{"5:Y Y 3 0 - Y", "5:Y Y 3 0 - Y"},          // a legal move: nothing to settle
+	}
+	for _, tc := range cases {
+		p, err := engine.ParsePPN(tc.ppn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Settle()
+		if p.String() != tc.want {
+			t.Errorf("%s settles to %s, want %s", tc.ppn, p.String(), tc.want)
+		}
+	}
+}

@@ -202,7 +202,24 @@ func (r *Referee) start(pos engine.Position, players [engine.NumColours]string, 
 		detail += ", by judge " + judge
 	}
 	r.emit(Event{Type: EventStart, Colour: pos.Starter().String(), Detail: detail})
+	r.settle()
 	r.checkBoard()
+}
+
+// settle resolves a set-up or corrected position whose throw or bonus has
+// no legal move, as play does, so that the game can go on.
+func (r *Referee) settle() {
+	c, ph := r.game.Pos.Turn(), r.game.Pos.Phase()
+	out := r.game.Pos.Settle()
+	switch {
+	case out.Lost:
+		r.emit(Event{Type: EventLost, Colour: c.String(), Throw: ph.String(), Detail: "no legal move: the throw is lost"})
+	case out.BonusLost > 0:
+		r.emit(Event{Type: EventLost, Colour: c.String(), Throw: ph.String(), Detail: fmt.Sprintf("no piece can play the bonus %d: it is lost", out.BonusLost)})
+	}
+	if out.GameOver {
+		r.emitResult()
+	}
 }
 
 func (r *Referee) judgeSet(pos engine.Position, judge string) {
@@ -217,6 +234,7 @@ func (r *Referee) judgeSet(pos engine.Position, judge string) {
 	if pos.Phase() == engine.PhaseEnd {
 		r.emitResult()
 	}
+	r.settle()
 	r.checkBoard()
 }
 

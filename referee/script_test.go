@@ -69,6 +69,7 @@ var scripts = map[string][]step{
 	"opening":           {{"start", "B"}, {"throw", "5"}, {"move", "BH-22"}},
 	"presence-only":     {{"move", "20-24"}, {"throw", "5"}, {"move", "BH-22"}},
 	"presence-unseen":   {{"move", "20-24"}, {"throw", "3"}},
+	"settle":            {{"correction", ""}, {"lost", "3"}, {"throw", "5"}},
 }
 
 func what(e referee.Event) string {
