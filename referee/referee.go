@@ -61,7 +61,9 @@ type Referee struct {
 	haveObs bool           // a snapshot has come; until then the board is taken as right
 	exp     board.Snapshot // what the position says the board holds
 	scratch board.Snapshot
-	dl      []delta
+	// owedScratch is scratch with owed pieces added (withOwed).
+	owedScratch board.Snapshot
+	dl          []delta
 
 	touched     engine.Site // the first own piece lifted with a legal move
 	inHand      engine.Site // the site a piece was just lifted from
@@ -293,19 +295,22 @@ func (r *Referee) owe(o owedPiece) {
 // the rules sent home that are still to be taken there, and forgets those
 // already taken home.
 func (r *Referee) owedOnly() bool {
+	return len(r.owed) > 0 && r.withOwed(&r.exp, func(b *board.Snapshot) bool { return agree(&r.obs, b, r.opts.Caps) })
+}
+
+// withOwed tries base with each subset of the owed pieces still standing
+// where they were, largest first, until ok accepts one; then it forgets
+// the owed pieces that are no longer there (taken home) and reports true.
+func (r *Referee) withOwed(base *board.Snapshot, ok func(*board.Snapshot) bool) bool {
 	n := len(r.owed)
-	if n == 0 {
-		return false
-	}
-	// Try every subset of the owed pieces still standing, largest first.
-	for mask := 1<<n - 1; mask > 0; mask-- {
-		r.scratch = r.exp
+	for mask := 1<<n - 1; mask >= 0; mask-- {
+		r.owedScratch = *base
 		for i, o := range r.owed {
 			if mask&(1<<i) != 0 {
-				addOwed(&r.scratch, o)
+				addOwed(&r.owedScratch, o)
 			}
 		}
-		if !agree(&r.obs, &r.scratch, r.opts.Caps) {
+		if !ok(&r.owedScratch) {
 			continue
 		}
 		kept := r.owed[:0]
@@ -351,10 +356,8 @@ func (r *Referee) tryMoves() bool {
 				// The victim still stands where it was killed.
 				addOwed(&r.scratch, owedPiece{colour: out.Victim, site: m.To})
 			}
-			for _, o := range r.owed {
-				addOwed(&r.scratch, o)
-			}
-			if !agree(&r.obs, &r.scratch, r.opts.Caps) {
+			// Earlier victims may still stand, or have gone home meanwhile.
+			if !r.withOwed(&r.scratch, func(b *board.Snapshot) bool { return agree(&r.obs, b, r.opts.Caps) }) {
 				continue
 			}
 			if r.touched != engine.NoSite && m.From != r.touched {
@@ -481,16 +484,13 @@ func (r *Referee) killUnderway() bool {
 // site, nothing else changed. The first own piece lifted that has a legal
 // move becomes the touched piece.
 func (r *Referee) lifted() bool {
-	r.dl = deltas(&r.obs, &r.exp, r.opts.Caps, r.dl)
-	if (len(r.dl) != 1 || r.dl[0].diff != -1) && len(r.owed) > 0 {
-		// Against the board with the owed pieces still standing.
-		r.scratch = r.exp
-		for _, o := range r.owed {
-			addOwed(&r.scratch, o)
-		}
-		r.dl = deltas(&r.obs, &r.scratch, r.opts.Caps, r.dl)
+	// One piece missing, against the board with the owed pieces that
+	// still stand (some may have gone home meanwhile).
+	inHand := func(b *board.Snapshot) bool {
+		r.dl = deltas(&r.obs, b, r.opts.Caps, r.dl)
+		return len(r.dl) == 1 && r.dl[0].diff == -1
 	}
-	if len(r.dl) != 1 || r.dl[0].diff != -1 {
+	if !r.withOwed(&r.exp, inHand) {
 		return false
 	}
 	d := r.dl[0]
@@ -560,8 +560,9 @@ func (r *Referee) illegal() {
 		r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: RuleIllegalMove, Move: m.String(),
 			Detail: "a piece moved before the throw"})
 	default:
-		rule, detail := r.why(m)
-		r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: rule, Move: m.String(), Detail: detail})
+		if rule, detail := r.why(m); rule != "" {
+			r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: rule, Move: m.String(), Detail: detail})
+		}
 	}
 }
 
@@ -573,6 +574,11 @@ func (r *Referee) why(m engine.Move) (rule, detail string) {
 	for _, kill := range []bool{false, true} {
 		m.Kill = kill
 		err := pos.Check(m)
+		if err == nil {
+			// The move is legal: the board differs from its outcome in
+			// something else, which the mismatch shows.
+			return "", ""
+		}
 		re, ok := err.(*engine.RuleError)
 		if !ok {
 			continue
