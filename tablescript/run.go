@@ -74,7 +74,7 @@ func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
 		if st.JudgeSet {
 			in.Kind, in.Position = referee.InputJudgeSet, st.Position
 		} else {
-			in.Kind, in.Starter = referee.InputStart, st.Starter
+			in.Kind, in.Starter, in.Players = referee.InputStart, st.Starter, r.names
 		}
 	}
 	return in, true, nil

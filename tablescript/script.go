@@ -390,7 +390,7 @@ func FormatInput(in referee.Input) string {
 		return at + "throw " + in.Throw.String()
 	case referee.InputStart:
 		if in.Judge != "" {
-			return at + "judge start " + in.Starter.String() + by
+			return players + at + "judge start " + in.Starter.String() + by
 		}
 		return players + at + "start " + in.Starter.String()
 	case referee.InputOpening:

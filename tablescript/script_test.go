@@ -90,6 +90,7 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 		{At: at, Kind: referee.InputThrow, Throw: referee.ThrowMulti},
 		{At: at, Kind: referee.InputStart, Starter: engine.Red},
 		{At: at, Kind: referee.InputStart, Starter: engine.Red, Judge: "Ana"},
+		{At: at, Kind: referee.InputStart, Starter: engine.Red, Judge: "Ana", Players: [4]string{"Ana", "Bea", "Carla", "Dani"}},
 		{At: at, Kind: referee.InputOpening, Opening: []engine.OpeningThrow{{Colour: engine.Yellow, Value: 6}, {Colour: engine.Blue, Value: 2}}},
 		{At: at, Kind: referee.InputSetup, Position: pos, Players: [4]string{"Ana", "Bea Luz", "", "Dani"}},
 		{At: at, Kind: referee.InputJudgeSet, Position: pos, Judge: "Ana"},
