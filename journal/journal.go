@@ -179,16 +179,23 @@ func (j *Journal) Close() error {
 	return err
 }
 
-// Rotate closes the journal, moves it to archive (a file name), and starts
-// a new, empty journal at the same path.
-func (j *Journal) Rotate(archive string) error {
+// Rotate archives the journal as archive (a file name) and starts a new
+// one at the same path whose first record is first. A crash at any moment
+// leaves at the path either the old journal, whole, or the new one with its
+// first record: the old one is linked to its archive name, the new one is
+// written aside and renamed over it.
+func (j *Journal) Rotate(archive string, first []byte) error {
 	if err := j.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(j.path, archive); err != nil {
+	dir := filepath.Dir(j.path)
+	if err := os.Link(j.path, archive); err != nil {
 		return fmt.Errorf("journal %s: archiving to %s: %w", j.path, archive, err)
 	}
-	if err := syncDir(filepath.Dir(j.path)); err != nil {
+	if err := WriteFileAtomic(j.path, AppendRecord(nil, first), 0o600); err != nil {
+		return fmt.Errorf("journal %s: starting anew: %w", j.path, err)
+	}
+	if err := syncDir(dir); err != nil {
 		return err
 	}
 	nj, _, _, err := Open(j.path)

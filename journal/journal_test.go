@@ -117,14 +117,17 @@ func TestJournal_Rotate_ArchivesAndStartsEmpty(t *testing.T) {
 		j.Append(p, false)
 	}
 	head := j.Head()
-	if err := j.Rotate(filepath.Join(dir, "old.journal")); err != nil {
+	if err := j.Rotate(filepath.Join(dir, "old.journal"), []byte("seq 3")); err != nil {
 		t.Fatal(err)
 	}
-	if j.Records() != 0 || j.Head() != (Hash{}) {
+	if j.Records() != 1 || j.Head() != certify.Next(Hash{}, []byte("seq 3")) {
 		t.Fatalf("after rotate: %d records", j.Records())
 	}
 	j.Append([]byte("new"), true)
 	j.Close()
+	if _, got, _, _ := Open(path); len(got) != 2 || string(got[0]) != "seq 3" || string(got[1]) != "new" {
+		t.Errorf("new journal holds %q", got)
+	}
 	f, _ := os.Open(filepath.Join(dir, "old.journal"))
 	defer f.Close()
 	h, n, err := Verify(f)

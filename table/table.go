@@ -175,10 +175,23 @@ func (t *Table) replayRecord(p []byte) error {
 // result still awaits a judge.
 func (t *Table) Finished() (GameEnd, bool, error) {
 	pos := t.run.Referee.Position()
-	if t.savedSeq == 0 || t.opts.Dir == "" || pos.Phase() != engine.PhaseEnd {
+	if t.opts.Dir == "" || pos.Phase() != engine.PhaseEnd {
 		return GameEnd{}, false, nil
 	}
-	file := t.savedFile(t.savedSeq) + ".json"
+	seq := t.savedSeq
+	if seq == 0 {
+		// The journal was not started anew (a crash while it was): the
+		// game's result event names the saved game.
+		for i := len(t.replay) - 1; i >= 0 && seq == 0; i-- {
+			if t.replay[i].Type == referee.EventResult {
+				seq = t.replay[i].Seq
+			}
+		}
+		if seq == 0 {
+			return GameEnd{}, false, nil
+		}
+	}
+	file := t.savedFile(seq) + ".json"
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return GameEnd{}, false, fmt.Errorf("saved game: %w", err)
@@ -363,13 +376,10 @@ func (t *Table) gameOver(e referee.Event) error {
 			return err
 		}
 		end.File = base + ".json"
-		if err := t.journal.Rotate(base + ".journal"); err != nil {
-			return err
-		}
 		var first bytes.Buffer
 		first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
 		fmt.Fprintf(&first, "\nseq %d", e.Seq)
-		if err := t.journal.Append(first.Bytes(), true); err != nil {
+		if err := t.journal.Rotate(base+".journal", first.Bytes()); err != nil {
 			return err
 		}
 	}

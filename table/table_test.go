@@ -181,3 +181,46 @@ func TestRunScript_BadLine(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// A crash while the journal is started anew at the end of a game leaves
+// the old journal whole: the table reopens at the end of that game, with
+// its result to certify, and numbers go on.
+func TestGameOver_CrashDuringRotation(t *testing.T) {
+	dir := t.TempDir()
+	tb, _ := Open(Opts{Caps: caps, Dir: dir})
+	script(t, tb, `setup 30:B,40:G,Y7:Y,YG:YYY,RG:RRRR Y throw 0 - Y
+at 1 throw 1
+at 2 lift Y7
+at 3 place YG Y
+at 4 throw 3
+at 5 lift 30 B
+at 6 place 33 B
+at 7 throw 2
+at 8 lift 40 G
+`)
+	// The journal just before the game's last input, as the crash leaves
+	// it: the saved game is written, the rotation did not happen.
+	before, _ := os.ReadFile(filepath.Join(dir, JournalName))
+	events := script(t, tb, "at 9 place 42 G\n")
+	last := events[len(events)-1]
+	tb.Close()
+	archived, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
+	old, _ := os.ReadFile(archived[0])
+	if !strings.HasPrefix(string(old), string(before)) {
+		t.Fatal("the archive is not the old journal")
+	}
+	os.WriteFile(filepath.Join(dir, JournalName), old, 0o600)
+
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb2.Close()
+	if tb2.Referee().Seq() != last.Seq {
+		t.Errorf("numbers go on from %d, want %d", tb2.Referee().Seq(), last.Seq)
+	}
+	end, ok, err := tb2.Finished()
+	if err != nil || !ok || end.Seq != last.Seq {
+		t.Fatalf("finished game after the crash: %+v, %v, %v", end, ok, err)
+	}
+}
