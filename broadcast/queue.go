@@ -239,8 +239,10 @@ func (q *queue) Ack() error {
 func (q *queue) LastSeq() uint64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	// The newest event queued is the last; a new game may number its
+	// events afresh, below those acknowledged before.
 	if n := len(q.pending); n > 0 {
-		return max(q.acked, q.pending[n-1].seq)
+		return q.pending[n-1].seq
 	}
 	return q.acked
 }

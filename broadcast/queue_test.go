@@ -161,3 +161,23 @@ func TestQueue_LastSeqSurvivesFullAcknowledgement(t *testing.T) {
 		t.Fatalf("reopened: %d pending, LastSeq %d; want 0 and 4", rec.Pending, q2.LastSeq())
 	}
 }
+
+// A new game numbering its events afresh: the last queued is the newest,
+// not the highest acknowledged, also after a restart.
+func TestQueue_LastSeq_NumbersStartedAfresh(t *testing.T) {
+	dir := t.TempDir()
+	q, _ := openTestQueue(t, dir)
+	for _, p := range payloads(5) {
+		q.Append(p, testSeq(p))
+	}
+	for range 5 {
+		q.Ack()
+	}
+	q.Append([]byte(`{"seq":1}`), 1)
+	q.Append([]byte(`{"seq":2}`), 2)
+	q.Close()
+	q2, _ := openTestQueue(t, dir)
+	if got := q2.LastSeq(); got != 2 {
+		t.Fatalf("LastSeq = %d, want 2", got)
+	}
+}
