@@ -31,7 +31,7 @@ type feed struct {
 	client mqtt.Client
 
 	mu      sync.Mutex
-	waiting map[string]chan broadcast.Reply
+	waiting map[string]chan broadcast.Reply // by reply topic and command id
 }
 
 func newFeed(s *Server) *feed {
@@ -96,8 +96,11 @@ func (f *feed) handle(topic string, payload []byte) {
 			return
 		}
 		f.mu.Lock()
-		ch := f.waiting[r.ID]
-		delete(f.waiting, r.ID)
+		// Only the table the command went to answers it: the key is the
+		// reply topic and the id (anyone reading cmd/ learns ids).
+		key := topic + "\x00" + r.ID
+		ch := f.waiting[key]
+		delete(f.waiting, key)
 		f.mu.Unlock()
 		if ch != nil {
 			ch <- r
@@ -125,12 +128,13 @@ func (f *feed) command(ctx context.Context, event, table string, c broadcast.Com
 		return broadcast.Reply{}, fmt.Errorf("command: %w", err)
 	}
 	ch := make(chan broadcast.Reply, 1)
+	key := broadcast.Prefix(event, table) + broadcast.TopicReply + "\x00" + c.ID
 	f.mu.Lock()
-	f.waiting[c.ID] = ch
+	f.waiting[key] = ch
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
-		delete(f.waiting, c.ID)
+		delete(f.waiting, key)
 		f.mu.Unlock()
 	}()
 	topic := broadcast.Prefix(event, table) + broadcast.TopicCmd + c.Type

@@ -2,6 +2,7 @@ package judges
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
 )
@@ -214,4 +216,28 @@ func FuzzReadJudges(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A reply counts only from the table the command went to: another table
+// that read the command's id cannot answer it.
+func TestFeed_ReplyOnlyFromTheTableCommanded(t *testing.T) {
+	s := &Server{log: slog.New(slog.DiscardHandler), store: NewStore(10)}
+	f := &feed{s: s, waiting: map[string]chan broadcast.Reply{}}
+	ch := make(chan broadcast.Reply, 1)
+	f.waiting[broadcast.Prefix("club", "t1")+broadcast.TopicReply+"\x00abc"] = ch
+	f.handle(broadcast.Prefix("club", "t9")+broadcast.TopicReply, []byte(`{"id":"abc","ok":true}`))
+	select {
+	case r := <-ch:
+		t.Fatalf("a reply from table t9 answered t1's command: %+v", r)
+	default:
+	}
+	f.handle(broadcast.Prefix("club", "t1")+broadcast.TopicReply, []byte(`{"id":"abc","ok":true}`))
+	select {
+	case r := <-ch:
+		if !r.OK {
+			t.Errorf("reply %+v", r)
+		}
+	default:
+		t.Fatal("the table's own reply did not arrive")
+	}
 }
