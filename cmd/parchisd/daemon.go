@@ -366,10 +366,13 @@ func (d *daemon) certify(c broadcast.Command) error {
 	if err := d.result.VerifyCertification(c.Certification, d.judges); err != nil {
 		return err
 	}
-	d.result.Certification = c.Certification
-	if err := d.saveCertified(); err != nil {
+	// Kept on disk first: a verdict that could not be saved is not given.
+	certified := *d.result
+	certified.Certification = c.Certification
+	if err := d.saveCertified(&certified); err != nil {
 		return err
 	}
+	d.result = &certified
 	if d.pub != nil {
 		return d.pub.Result(*d.result)
 	}
@@ -382,9 +385,9 @@ func (d *daemon) certifiedFile() string {
 	return filepath.Join(d.cfg.Dir, "games", "result-"+d.result.RecordSHA256[:16]+".json")
 }
 
-// saveCertified keeps the certified result beside the saved games.
-func (d *daemon) saveCertified() error {
-	b, err := json.MarshalIndent(d.result, "", "  ")
+// saveCertified keeps a certified result beside the saved games.
+func (d *daemon) saveCertified(res *broadcast.Result) error {
+	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,11 @@ func TestCertify_VerdictCheckedSavedAndFinal(t *testing.T) {
 	if d.result.Certification.Verdict != broadcast.VerdictCertified {
 		t.Errorf("the verdict changed to %s", d.result.Certification.Verdict)
 	}
+	// A verdict that cannot be kept on disk is not given.
+	d2 := &daemon{cfg: &config.Daemon{Dir: filepath.Join(dir, "missing")}, log: d.log, result: res, judges: d.judges}
+	if err := d2.certify(verdict(judgeKey, "marta", broadcast.VerdictCertified, "")); err == nil || d2.result.Certification != nil {
+		t.Errorf("a verdict that could not be saved: %v, %+v", err, d2.result.Certification)
+	}
 	d.result = nil
 	if err := d.certify(verdict(judgeKey, "marta", broadcast.VerdictCertified, "")); err == nil {
 		t.Error("a verdict with no result waiting was accepted")
