@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"regexp"
 	"slices"
@@ -151,6 +152,11 @@ type BrokerUser struct {
 type Dashboard struct {
 	Enabled bool   `yaml:"enabled"`
 	Addr    string `yaml:"addr"`
+	// Judges is the file of the judges who may sign in (NAME
+	// PASSWORD-HASH KEY-FILE a line, as parchis-judges reads it). Without
+	// it the demo judge juez/juez signs in, which is allowed only while the
+	// dashboard listens on this machine alone (a loopback address).
+	Judges string `yaml:"judges"`
 	// Lang is the default language: es or en.
 	Lang string `yaml:"lang"`
 }
@@ -270,6 +276,19 @@ func rates() string {
 	return strings.Join(s, ", ")
 }
 
+// loopback reports whether addr (host:port) listens on this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
 // Validate checks every setting and returns all the problems at once.
@@ -335,6 +354,9 @@ func (d *Daemon) Validate() error {
 		if !strings.HasPrefix(u.Password, "pbkdf2-sha256$") {
 			bad(f+".password", "want a hash made by parchisd hash-password, not the password itself")
 		}
+	}
+	if d.Dashboard.Enabled && d.Dashboard.Judges == "" && !loopback(d.Dashboard.Addr) {
+		bad("dashboard.judges", "required when the dashboard listens beyond this machine (addr %s): the demo judge would let anyone certify", d.Dashboard.Addr)
 	}
 	if d.Dashboard.Lang != "es" && d.Dashboard.Lang != "en" {
 		bad("dashboard.lang", "%q: want es or en", d.Dashboard.Lang)

@@ -57,6 +57,7 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"sim:\n  players: [a, b]\n", "sim.players"},
 		{"log:\n  level: loud\n", "log.level"},
 		{"camera:\n  source: rpicam\n  command: \"\"\n", "camera.command: required"},
+		{"dashboard:\n  addr: 0.0.0.0:8080\n", "dashboard.judges: required"},
 		{"sensors:\n  baud: 250000\n", "sensors.baud: 250000: want a standard rate"},
 		{"sensors:\n  baud: 0\n", "sensors.baud: 0"},
 		{"sensors:\n  backend: direct\n  serial: /dev/ttyAMA0\n", "sensors.serial: \"/dev/ttyAMA0\": only for sensors.backend tiles"},

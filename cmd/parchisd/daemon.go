@@ -131,17 +131,32 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		log.Info("broker listening", "tcp", cfg.Broker.TCP, "websocket", cfg.Broker.WebSocket)
 	}
 	if cfg.Dashboard.Enabled {
+		var dashJudges []judges.Judge
+		if cfg.Dashboard.Judges != "" {
+			f, err := os.Open(cfg.Dashboard.Judges)
+			if err != nil {
+				return nil, fmt.Errorf("dashboard.judges: %w", err)
+			}
+			dashJudges, err = judges.ReadJudges(f)
+			f.Close()
+			if err != nil {
+				return nil, fmt.Errorf("dashboard.judges: %s: %w", cfg.Dashboard.Judges, err)
+			}
+		}
 		dash, err := judges.New(judges.Opts{
-			Broker: cfg.MQTT.Broker, Username: dashUser, Password: dashPass,
+			Broker: cfg.MQTT.Broker, Username: dashUser, Password: dashPass, Judges: dashJudges,
 			Addr: cfg.Dashboard.Addr, Lang: cfg.Dashboard.Lang, Logger: log.With("part", "dashboard"),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("dashboard: %w", err)
 		}
 		d.dash = dash
-		// The dashboard's judges may certify this table's results.
+		// The dashboard's judges may certify this table's results; a judge
+		// configured for the table keeps the key given there.
 		for name, k := range dash.JudgeKeys() {
-			d.judges[name] = k
+			if _, ok := d.judges[name]; !ok {
+				d.judges[name] = k
+			}
 		}
 		d.wg.Add(1)
 		go func() {
