@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"  verified", stderr)
 	judgesFile := fs.String("judges", "", "JSON file of trusted judges' keys, {\"name\": \"base64 key\", …}")
 	tableKey := fs.String("table-key", "", "the table's public key (base64) the result must be signed with")
+	trustKeys := fs.Bool("trust-keys", false, "accept the keys the result names: check only that the signatures match them")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -102,11 +104,17 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		check(replaysTo(record, &res), fmt.Sprintf("record replays to the result: %s, %s", res.Result, res.Position))
 	}
 
+	// Signatures prove something only with keys one trusts: a judge's
+	// among -judges (the judge's signature covers the table's), or else the
+	// table's given with -table-key; -trust-keys waives that knowingly.
 	if c := res.Certification; c != nil {
 		err := res.VerifyCertification(c, judges)
-		how := "key not checked: no -judges file"
-		if judges != nil {
-			how = "key in " + *judgesFile
+		how := "key in " + *judgesFile
+		switch {
+		case err == nil && judges == nil && *trustKeys:
+			how = "key not checked: -trust-keys"
+		case err == nil && judges == nil:
+			err = fmt.Errorf("%s by %s: the judge's key is not checked: give -judges FILE (or -trust-keys)", c.Verdict, c.Judge)
 		}
 		check(err, fmt.Sprintf("%s by %s (%s)", c.Verdict, c.Judge, how))
 		if err == nil && c.Verdict == broadcast.VerdictRejected {
@@ -114,6 +122,9 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	} else {
 		fmt.Fprintln(stdout, "note no judge has certified or rejected the result")
+		if *tableKey == "" && !*trustKeys {
+			check(errors.New("the table's key is not checked: give -table-key KEY (or -trust-keys)"), "")
+		}
 	}
 
 	if failed > 0 {

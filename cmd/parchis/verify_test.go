@@ -114,11 +114,12 @@ func TestVerify(t *testing.T) {
 	}{
 		{"good with its record", []string{"-judges", judges, good}, 0, "verified"},
 		{"good with the record file", []string{"-judges", judges, good, recordFile}, 0, "ok   record hash of"},
-		{"good without judges", []string{good}, 0, "key not checked"},
-		{"table key required", []string{"-table-key", certify.PublicKeyString(tableKey), good}, 0, "verified"},
+		{"good without judges", []string{good}, 1, "the judge's key is not checked"},
+		{"good without judges, keys trusted", []string{"-trust-keys", good}, 0, "key not checked: -trust-keys"},
+		{"table key and judges", []string{"-judges", judges, "-table-key", certify.PublicKeyString(tableKey), good}, 0, "verified"},
 		{"another table key", []string{"-table-key", certify.PublicKeyString(key(t)), good}, 1, "FAIL table signature: made with key"},
-		{"another record", []string{good, otherRecordFile}, 1, "FAIL record hash"},
-		{"result without record, record given", []string{noRecord, recordFile}, 0, "verified"},
+		{"another record", []string{"-judges", judges, good, otherRecordFile}, 1, "FAIL record hash"},
+		{"result without record, record given", []string{"-judges", judges, noRecord, recordFile}, 0, "verified"},
 		{"result without record", []string{noRecord}, 1, "carries none"},
 		{"record replays to another winner", []string{"-judges", judges, wrongWinner}, 1, "FAIL record replays to a win of"},
 		{"certification altered", []string{forgedCert}, 1, "FAIL certification by \"Bea\""},
@@ -143,7 +144,7 @@ func TestVerify(t *testing.T) {
 	t.Run("stdin", func(t *testing.T) {
 		b, _ := os.ReadFile(good)
 		var stdout, stderr bytes.Buffer
-		if code := runVerify([]string{"-"}, bytes.NewReader(b), &stdout, &stderr); code != 0 {
+		if code := runVerify([]string{"-judges", judges, "-"}, bytes.NewReader(b), &stdout, &stderr); code != 0 {
 			t.Errorf("exit %d:\n%s%s", code, stdout.String(), stderr.String())
 		}
 	})
