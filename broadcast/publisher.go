@@ -72,6 +72,11 @@ type Publisher struct {
 	result  []byte
 	res     *Result
 	lastSeq uint64
+	// dirty marks the retained messages changed since they were last
+	// published; wake tells the delivering goroutine, which publishes
+	// them, so that State and Result never wait on the network.
+	stateDirty, resultDirty bool
+	wake                    chan struct{}
 }
 
 // New checks opts and opens the event queue. Events left in the queue by
@@ -133,6 +138,7 @@ func New(opts Opts) (*Publisher, error) {
 		prefix: Prefix(opts.Event, opts.Table),
 		log:    opts.Logger.With("event", opts.Event, "table", opts.Table),
 		cmds:   make(chan Request, 16),
+		wake:   make(chan struct{}, 1),
 	}
 	q, rec, err := openQueue(opts.QueueDir, func(b []byte) uint64 {
 		var e referee.Event
@@ -205,37 +211,32 @@ func (p *Publisher) Connected() bool {
 // Pending returns the number of events not yet acknowledged by the broker.
 func (p *Publisher) Pending() int { return p.q.Len() }
 
-// State replaces the table's snapshot, published retained now if
-// connected and again on every connection.
+// State replaces the table's snapshot, published retained after the events
+// queued before it, and again on every connection. It returns at once.
 func (p *Publisher) State(s State) error {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("publisher: state: %w", err)
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.state = b
-	if p.cli != nil {
-		p.cli.Publish(p.prefix+TopicState, 1, true, b)
-	}
+	p.state, p.stateDirty = b, true
+	p.mu.Unlock()
+	p.signal()
 	return nil
 }
 
 // Result replaces the table's result, published retained now if connected
 // and again on every connection. Certifications received as commands are
-// checked against the last result given here.
+// checked against the last result given here. It returns at once.
 func (p *Publisher) Result(r Result) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("publisher: result: %w", err)
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.result = b
-	p.res = &r
-	if p.cli != nil {
-		p.cli.Publish(p.prefix+TopicResult, 1, true, b)
-	}
+	p.result, p.res, p.resultDirty = b, &r, true
+	p.mu.Unlock()
+	p.signal()
 	return nil
 }
 
@@ -245,10 +246,34 @@ func (p *Publisher) Result(r Result) error {
 // Result.
 func (p *Publisher) ClearResult() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.result, p.res = nil, nil
-	if p.cli != nil {
-		p.cli.Publish(p.prefix+TopicResult, 1, true, []byte{})
+	p.result, p.res, p.resultDirty = nil, nil, true
+	p.mu.Unlock()
+	p.signal()
+}
+
+func (p *Publisher) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// publishRetained publishes the retained messages that changed since they
+// were last published (an empty result withdraws it).
+func (p *Publisher) publishRetained(cli mqtt.Client) {
+	p.mu.Lock()
+	state, result := p.state, p.result
+	sendState, sendResult := p.stateDirty && state != nil, p.resultDirty
+	p.stateDirty, p.resultDirty = false, false
+	p.mu.Unlock()
+	if sendState {
+		cli.Publish(p.prefix+TopicState, 1, true, state)
+	}
+	if sendResult {
+		if result == nil {
+			result = []byte{}
+		}
+		cli.Publish(p.prefix+TopicResult, 1, true, result)
 	}
 }
 
@@ -341,12 +366,9 @@ func (p *Publisher) session(ctx context.Context) (bool, error) {
 	}
 	p.mu.Lock()
 	cli.Publish(p.prefix+TopicStatus, 1, true, p.status("online"))
-	if p.state != nil {
-		cli.Publish(p.prefix+TopicState, 1, true, p.state)
-	}
-	if p.result != nil {
-		cli.Publish(p.prefix+TopicResult, 1, true, p.result)
-	}
+	// On every connection the retained messages go again: the broker may
+	// have forgotten them.
+	p.stateDirty, p.resultDirty = true, p.result != nil
 	p.cli = cli
 	p.mu.Unlock()
 
@@ -371,12 +393,16 @@ func (p *Publisher) deliver(ctx context.Context, cli mqtt.Client, lost <-chan er
 	for {
 		batch := p.q.Peek(p.opts.Window)
 		if len(batch) == 0 {
+			// The state follows the events it counts.
+			p.publishRetained(cli)
 			select {
 			case <-ctx.Done():
 				return ctx.Err()
 			case err := <-lost:
 				return fmt.Errorf("connection lost: %w", err)
 			case <-p.q.ready:
+				continue
+			case <-p.wake:
 				continue
 			}
 		}
