@@ -123,7 +123,12 @@ func TestFlow_TableToDashboard_CertifyOverMQTT(t *testing.T) {
 	if code != http.StatusForbidden {
 		t.Fatalf("certify with a bad CSRF token: %d, want 403", code)
 	}
-	code, body = c.post("/t/local/1/certify", url.Values{"csrf": {csrf}})
+	// A verdict on another result than the one shown is not signed.
+	_, body = c.post("/t/local/1/certify", url.Values{"csrf": {csrf}, "record": {"0123"}})
+	if !strings.Contains(body, T(LangES, "result-changed")) || st.Result().Certification != nil {
+		t.Fatalf("certify of a result not shown: want %q", T(LangES, "result-changed"))
+	}
+	code, body = c.post("/t/local/1/certify", url.Values{"csrf": {csrf}, "record": {res.RecordSHA256}})
 	if code != http.StatusOK || !strings.Contains(body, T(LangES, "ok")) {
 		t.Fatalf("certify: %d %s", code, body)
 	}
@@ -142,7 +147,7 @@ func TestFlow_TableToDashboard_CertifyOverMQTT(t *testing.T) {
 		return tb.Result != nil && tb.Result.Certification != nil
 	})
 	// A second verdict is refused by the dashboard before it reaches the table.
-	_, body = c.post("/t/local/1/reject", url.Values{"csrf": {csrf}, "reason": {"x"}})
+	_, body = c.post("/t/local/1/reject", url.Values{"csrf": {csrf}, "reason": {"x"}, "record": {res.RecordSHA256}})
 	if !strings.Contains(body, T(LangES, "already")) {
 		t.Errorf("second verdict: want %q", T(LangES, "already"))
 	}

@@ -239,6 +239,11 @@ func ParseAction(action string, form url.Values, result *broadcast.Result) (broa
 		if result.Certification != nil {
 			return c, &ActionError{Key: "already"}
 		}
+		// The verdict is on the result the judge saw: if another replaced
+		// it meanwhile, nothing is signed.
+		if form.Get("record") != result.RecordSHA256 {
+			return c, &ActionError{Key: "result-changed"}
+		}
 		c.Type = action
 		v := broadcast.VerdictCertified
 		reason := strings.TrimSpace(form.Get("reason"))
