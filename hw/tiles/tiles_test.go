@@ -11,32 +11,19 @@ import (
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/firmware/protocol"
 	"github.com/parchis-table/parchis/firmware/tile"
+	"github.com/parchis-table/parchis/hw/tiles/tilestest"
 )
 
-// front is an analog front end with settable samples.
-type front struct {
-	s       tile.Schedule
-	samples []uint16
-	addr    uint8
-}
-
-func (f *front) Select(a uint8)    { f.addr = a }
-func (f *front) Read(m int) uint16 { return f.samples[m*f.s.PerMux+int(f.addr)] }
-
-// bench is two tiles of 52 channels (4 multiplexers × 13) on a fake line.
+// bench is two tiles of 52 channels (4 multiplexers × 13) on an emulated
+// line, reached directly (no serial port) so that answers can be altered.
 type bench struct {
-	tiles  map[uint8]*tile.Tile
-	fronts map[uint8]*front
+	*tilestest.Line
 	// fault, when set, may alter or drop an answer.
 	fault func(addr uint8, resp []byte) ([]byte, error)
 }
 
 func (b *bench) Exchange(addr uint8, req, resp []byte) ([]byte, error) {
-	t := b.tiles[addr]
-	if t == nil {
-		return nil, ErrSilent
-	}
-	out := append(resp[:0], t.Handle(req)...)
+	out := append(resp[:0], b.Handle(req)...)
 	if len(out) == 0 {
 		return nil, ErrSilent
 	}
@@ -47,21 +34,17 @@ func (b *bench) Exchange(addr uint8, req, resp []byte) ([]byte, error) {
 }
 
 func (b *bench) powerUp(addr uint8, boot uint16) {
-	s := tile.Schedule{Muxes: 4, PerMux: 13}
-	f := &front{s: s, samples: make([]uint16, s.Channels())}
-	for i := range f.samples {
-		f.samples[i] = 2048
+	if err := b.PowerUp(addr, boot, tile.Schedule{Muxes: 4, PerMux: 13}); err != nil {
+		panic(err)
 	}
-	t := &tile.Tile{Addr: addr, Boot: boot, Schedule: s, Class: tile.DefaultClassifier, Deb: tile.Debouncer{N: 1}}
-	t.Calibrate(f)
-	b.tiles[addr], b.fronts[addr] = t, f
 }
 
 // put sets channel ch of tile addr to n north-up pieces (Yellow) and lets
 // the tile scan.
 func (b *bench) put(addr uint8, ch, n int) {
-	b.fronts[addr].samples[ch] = 2048 + uint16(250*n)
-	b.tiles[addr].Step(b.fronts[addr])
+	if err := b.Put(addr, ch, n); err != nil {
+		panic(err)
+	}
 }
 
 // tileLayout wires site s (canonical index) to tile 1+s/52, channel s%52.
@@ -80,7 +63,7 @@ func tileLayout(t *testing.T) *config.Layout {
 }
 
 func newBench(t *testing.T) (*bench, *Dev) {
-	b := &bench{tiles: map[uint8]*tile.Tile{}, fronts: map[uint8]*front{}}
+	b := &bench{Line: tilestest.NewLine()}
 	b.powerUp(1, 100)
 	b.powerUp(2, 200)
 	d, err := New(b, tileLayout(t), &DefaultOpts)
@@ -194,7 +177,7 @@ func TestScan_SilentTileReportedNotGuessed(t *testing.T) {
 	if _, err := scan(t, d); err != nil {
 		t.Fatal(err)
 	}
-	delete(b.tiles, 2)
+	b.Remove(2)
 	s, err := scan(t, d)
 	var te *TileError
 	if !errors.As(err, &te) || te.Addr != 2 || !errors.Is(err, ErrSilent) {
@@ -207,7 +190,7 @@ func TestScan_SilentTileReportedNotGuessed(t *testing.T) {
 }
 
 func TestNew_NamesSilentTiles(t *testing.T) {
-	b := &bench{tiles: map[uint8]*tile.Tile{}, fronts: map[uint8]*front{}}
+	b := &bench{Line: tilestest.NewLine()}
 	b.powerUp(1, 1)
 	_, err := New(b, tileLayout(t), &DefaultOpts)
 	if err == nil || !strings.Contains(err.Error(), "tile 2") || strings.Contains(err.Error(), "tile 1") {
