@@ -25,6 +25,17 @@ func script(t *testing.T, tb *Table, text string) []referee.Event {
 	return events
 }
 
+// endScript is the referee's table script of a game's last round: Yellow
+// finishes, Blue and Green play, and YR win at the end of the round.
+func endScript(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../referee/testdata/scripts/end.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 const turns = `players Ana Bea Carla Dani
 start Y
 at 1 throw 5
@@ -111,17 +122,7 @@ func TestGameOver_SavesAndRotates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := script(t, tb, `setup 30:B,40:G,Y7:Y,YG:YYY,RG:RRRR Y throw 0 - Y
-at 1 throw 1
-at 2 lift Y7
-at 3 place YG Y
-at 4 throw 3
-at 5 lift 30 B
-at 6 place 33 B
-at 7 throw 2
-at 8 lift 40 G
-at 9 place 42 G
-`)
+	events := script(t, tb, endScript(t))
 	last := events[len(events)-1]
 	if last.Type != referee.EventResult || len(ends) != 1 {
 		t.Fatalf("last event %+v, %d game ends", last, len(ends))
@@ -188,20 +189,13 @@ func TestRunScript_BadLine(t *testing.T) {
 func TestGameOver_CrashDuringRotation(t *testing.T) {
 	dir := t.TempDir()
 	tb, _ := Open(Opts{Caps: caps, Dir: dir})
-	script(t, tb, `setup 30:B,40:G,Y7:Y,YG:YYY,RG:RRRR Y throw 0 - Y
-at 1 throw 1
-at 2 lift Y7
-at 3 place YG Y
-at 4 throw 3
-at 5 lift 30 B
-at 6 place 33 B
-at 7 throw 2
-at 8 lift 40 G
-`)
+	game := endScript(t)
+	cut := strings.LastIndex(strings.TrimRight(game, "\n"), "\n") + 1
+	script(t, tb, game[:cut])
 	// The journal just before the game's last input, as the crash leaves
 	// it: the saved game is written, the rotation did not happen.
 	before, _ := os.ReadFile(filepath.Join(dir, JournalName))
-	events := script(t, tb, "at 9 place 42 G\n")
+	events := script(t, tb, game[cut:])
 	last := events[len(events)-1]
 	tb.Close()
 	archived, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
