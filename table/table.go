@@ -9,7 +9,6 @@ package table
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -82,7 +81,8 @@ type Opts struct {
 	Logger    *slog.Logger
 }
 
-// Table owns a referee and its journal.
+// Table owns a referee and its journal; the daemon hands it every input
+// from its own loop, in one goroutine.
 type Table struct {
 	opts    Opts
 	run     *tablescript.Runner
@@ -398,23 +398,6 @@ type savedGame struct {
 	JournalHead string                    `json:"journal_head"`
 	Time        time.Time                 `json:"time"`
 	Record      string                    `json:"record"`
-}
-
-// Run handles inputs from in until ctx ends or in is closed.
-func (t *Table) Run(ctx context.Context, in <-chan referee.Input) error {
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case i, ok := <-in:
-			if !ok {
-				return nil
-			}
-			if _, err := t.Handle(i, ""); err != nil {
-				return err
-			}
-		}
-	}
 }
 
 // Close syncs and closes the journal.

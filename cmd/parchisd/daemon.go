@@ -95,10 +95,7 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	mqttUser, mqttPass := cfg.MQTT.Username, cfg.MQTT.Password
 	dashUser, dashPass := "", ""
 	if cfg.Broker.Enabled {
-		users, err := brokerUsers(cfg)
-		if err != nil {
-			return nil, err
-		}
+		users := brokerUsers(cfg)
 		// The table and the dashboard running here log in to the embedded
 		// broker with accounts made for this run.
 		if mqttUser == "" {
@@ -225,12 +222,13 @@ func brokerUser(name, password string, role broadcast.Role, event, table string)
 	return broadcast.User{Name: name, Password: h, Role: role, Event: event, Table: table}, nil
 }
 
-func brokerUsers(cfg *config.Daemon) ([]broadcast.User, error) {
+// brokerUsers are the embedded broker's accounts the configuration lists.
+func brokerUsers(cfg *config.Daemon) []broadcast.User {
 	var users []broadcast.User
 	for _, u := range cfg.Broker.Users {
 		users = append(users, broadcast.User{Name: u.Name, Password: u.Password, Role: broadcast.Role(u.Role), Event: u.Event, Table: u.Table})
 	}
-	return users, nil
+	return users
 }
 
 // showLights is the sink that drives the board's lights.
