@@ -157,8 +157,17 @@ type Dashboard struct {
 	// it the demo judge juez/juez signs in, which is allowed only while the
 	// dashboard listens on this machine alone (a loopback address).
 	Judges string `yaml:"judges"`
+	// TableKeys is the file of the tables' public keys (EVENT/TABLE KEY a
+	// line, as parchis-judges reads it): a result signed by another key
+	// than its table's is flagged and cannot be certified. This table's own
+	// key is always known.
+	TableKeys string `yaml:"table_keys"`
 	// Lang is the default language: es or en.
 	Lang string `yaml:"lang"`
+	// Cert and Key, both or neither, are the PEM files to serve the
+	// dashboard over HTTPS; judges' cookies are then Secure.
+	Cert string `yaml:"cert"`
+	Key  string `yaml:"key"`
 }
 
 // Judge is a judge the table accepts.
@@ -357,6 +366,9 @@ func (d *Daemon) Validate() error {
 	}
 	if d.Dashboard.Enabled && d.Dashboard.Judges == "" && !loopback(d.Dashboard.Addr) {
 		bad("dashboard.judges", "required when the dashboard listens beyond this machine (addr %s): the demo judge would let anyone certify", d.Dashboard.Addr)
+	}
+	if (d.Dashboard.Cert == "") != (d.Dashboard.Key == "") {
+		bad("dashboard.cert/key", "give both or neither")
 	}
 	if d.Dashboard.Lang != "es" && d.Dashboard.Lang != "en" {
 		bad("dashboard.lang", "%q: want es or en", d.Dashboard.Lang)

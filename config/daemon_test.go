@@ -58,6 +58,7 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"log:\n  level: loud\n", "log.level"},
 		{"camera:\n  source: rpicam\n  command: \"\"\n", "camera.command: required"},
 		{"dashboard:\n  addr: 0.0.0.0:8080\n", "dashboard.judges: required"},
+		{"dashboard:\n  cert: /etc/parchisd/tls.pem\n", "dashboard.cert/key: give both or neither"},
 		{"sensors:\n  baud: 250000\n", "sensors.baud: 250000: want a standard rate"},
 		{"sensors:\n  baud: 0\n", "sensors.baud: 0"},
 		{"sensors:\n  backend: direct\n  serial: /dev/ttyAMA0\n", "sensors.serial: \"/dev/ttyAMA0\": only for sensors.backend tiles"},

@@ -178,9 +178,10 @@ const (
 )
 
 // cookie returns an HttpOnly, SameSite=Strict cookie valid for the whole
-// site.
-func cookie(name, value string, maxAge int) *http.Cookie {
-	return &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true, SameSite: http.SameSiteStrictMode}
+// site, for an answer to r: Secure when r came over HTTPS, so that the
+// browser never sends it in clear.
+func cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil}
 }
 
 // sameToken compares two tokens in constant time.

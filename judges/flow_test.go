@@ -174,3 +174,33 @@ func TestFlow_TableToDashboard_CertifyOverMQTT(t *testing.T) {
 		return tb.State != nil && tb.State.Players["Y"] == "Eva" && tb.LastSeq == 1
 	})
 }
+
+// TestLogout_NeedsTheSessionsToken checks that a form from elsewhere
+// cannot sign a judge out, and the dashboard's own button can.
+func TestLogout_NeedsTheSessionsToken(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	br := startBroker(t, ctx, "local", nil)
+	srv := startDashboard(t, ctx, br.url, Opts{})
+	waitFor(t, "the dashboard", 5*time.Second, func() bool { return srv.Addr() != nil })
+	c := newClient(t, "http://"+srv.Addr().String())
+	csrf := c.login(DemoJudgeName, DemoJudgePasswd)
+	signedIn := func() bool {
+		_, page := c.get("/")
+		return strings.Contains(page, `action="/logout"`)
+	}
+	for _, bad := range []url.Values{{}, {"csrf": {"0123"}}} {
+		if code, _ := c.post("/logout", bad); code != http.StatusForbidden {
+			t.Errorf("logout with csrf %q: %d, want 403", bad.Get("csrf"), code)
+		}
+		if !signedIn() {
+			t.Fatalf("logout with csrf %q signed the judge out", bad.Get("csrf"))
+		}
+	}
+	if code, _ := c.post("/logout", url.Values{"csrf": {csrf}}); code != http.StatusOK {
+		t.Errorf("logout: %d", code)
+	}
+	if signedIn() {
+		t.Error("still signed in after logging out")
+	}
+}

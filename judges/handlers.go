@@ -55,7 +55,7 @@ func (s *Server) session(r *http.Request) *session {
 func (s *Server) newPage(w http.ResponseWriter, r *http.Request, title string) page {
 	p := page{Lang: pickLang(r, s.opts.Lang), Title: title}
 	if l := r.URL.Query().Get("lang"); validLang(l) {
-		http.SetCookie(w, cookie(langCookie, l, 365*24*3600))
+		http.SetCookie(w, cookie(r, langCookie, l, 365*24*3600))
 	}
 	if ss := s.session(r); ss != nil {
 		p.Judge, p.CSRF = ss.judge.name, ss.csrf
@@ -152,7 +152,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, m
 	p := s.newPage(w, r, "")
 	p.Title = T(p.Lang, "sign-in")
 	tok := randomToken()
-	http.SetCookie(w, cookie(loginCSRF, tok, 3600))
+	http.SetCookie(w, cookie(r, loginCSRF, tok, 3600))
 	next := r.FormValue("next")
 	s.render(w, status, "login.html", struct {
 		page
@@ -180,8 +180,8 @@ func (s *Server) serveLoginPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, _ := s.sessions.open(j)
-	http.SetCookie(w, cookie(sessionCookie, tok, int(DefaultSession/time.Second)))
-	http.SetCookie(w, cookie(loginCSRF, "", -1))
+	http.SetCookie(w, cookie(r, sessionCookie, tok, int(DefaultSession/time.Second)))
+	http.SetCookie(w, cookie(r, loginCSRF, "", -1))
 	s.log.Info("judges: signed in", "judge", j.name, "remote", r.RemoteAddr)
 	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
 }
@@ -195,14 +195,20 @@ var dummyHash = func() string {
 	return h
 }()
 
+// serveLogout ends the session. Another site's form cannot sign a judge
+// out: the session's CSRF token is required, as for every action.
 func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request) {
-	c, err := r.Cookie(sessionCookie)
-	if err == nil {
-		if ss := s.sessions.get(c.Value); ss != nil && sameToken(ss.csrf, r.PostFormValue("csrf")) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if ss := s.sessions.get(c.Value); ss != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+			if !sameToken(ss.csrf, r.PostFormValue("csrf")) {
+				http.Error(w, T(pickLang(r, s.opts.Lang), "bad-form"), http.StatusForbidden)
+				return
+			}
 			s.sessions.close(c.Value)
 		}
 	}
-	http.SetCookie(w, cookie(sessionCookie, "", -1))
+	http.SetCookie(w, cookie(r, sessionCookie, "", -1))
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -314,6 +320,9 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 // act carries out a judge's action on a table: builds the command, signs
 // a verdict, sends it and waits for the table's reply.
 func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, form url.Values) error {
+	if action == broadcast.CmdCertify && t.ResultProblem != "" {
+		return &ActionError{Key: "bad-signature", Detail: t.ResultProblem}
+	}
 	c, err := ParseAction(action, form, t.Result)
 	if err != nil {
 		return err

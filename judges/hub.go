@@ -106,11 +106,12 @@ func (h *hub) remove(cl *sseClient) {
 // whose data is a JSON object with the table's id, its newest event
 // number and the HTML to swap in) until the client goes or ctx is done.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
+	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	s.streams.Add(1)
+	defer s.streams.Add(-1)
 	cl := &sseClient{lang: pickLang(r, s.opts.Lang), table: r.URL.Query().Get("table"), ch: make(chan []byte, clientBuffer)}
 	s.hub.add(cl)
 	defer s.hub.remove(cl)
@@ -118,9 +119,15 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+	// The stream outlives the server's WriteTimeout; each write gets its
+	// own deadline instead, so that a browser that stops reading frees the
+	// stream instead of holding it for ever.
+	rc := http.NewResponseController(w)
+	deadline := func() { _ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)) }
+	deadline()
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write([]byte("retry: 2000\nevent: hello\ndata: {}\n\n"))
-	fl.Flush()
+	_ = rc.Flush()
 	ping := time.NewTicker(20 * time.Second)
 	defer ping.Stop()
 	for {
@@ -128,14 +135,18 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-ping.C:
+			deadline()
 			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
 				return
 			}
-			fl.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 		case msg, ok := <-cl.ch:
 			if !ok {
 				return
 			}
+			deadline()
 			if _, err := w.Write(msg); err != nil {
 				return
 			}
@@ -144,7 +155,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				select {
 				case m, ok := <-cl.ch:
 					if !ok {
-						fl.Flush()
+						_ = rc.Flush()
 						return
 					}
 					_, _ = w.Write(m)
@@ -152,7 +163,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 					more = false
 				}
 			}
-			fl.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 		}
 	}
 }
+
+// streamWriteTimeout bounds each write of an event stream (a variable for
+// the tests).
+var streamWriteTimeout = 10 * time.Second

@@ -4,8 +4,30 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
+
+// readFile applies read to the file at path, naming the file in errors.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// LoadJudges reads the judges file at path (see ReadJudges).
+func LoadJudges(path string) ([]Judge, error) { return readFile(path, ReadJudges) }
+
+// LoadTableKeys reads the tables' keys file at path (see ReadTableKeys).
+func LoadTableKeys(path string) (map[string]string, error) { return readFile(path, ReadTableKeys) }
 
 // ReadJudges reads a judges file: one judge a line, NAME PASSWORD-HASH
 // [KEY-FILE], fields separated by spaces, the hash as HashPassword writes

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
 )
@@ -43,6 +42,13 @@ type resultView struct {
 	Record, Hash   string
 	TableKey       string
 	Time           string
+	// Signature says how far the result is trusted: sig-registered,
+	// sig-unregistered or sig-bad (then Problem says why, and it may not
+	// be certified).
+	Signature, SignatureText string
+	Problem                  string
+	// VerdictProblem says why the verdict's signature is not trusted.
+	VerdictProblem string
 }
 
 // cardView is everything a table's card shows.
@@ -142,12 +148,21 @@ func viewEntry(lang string, e Entry) entryView {
 	return v
 }
 
-// viewResult turns a result into its page form.
-func viewResult(lang string, r *broadcast.Result) *resultView {
+// viewResult turns a table's result into its page form.
+func viewResult(lang string, t *Table) *resultView {
+	r := t.Result
 	if r == nil {
 		return nil
 	}
-	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting")}
+	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
+		Signature: "sig-unregistered", Problem: t.ResultProblem, VerdictProblem: t.VerdictProblem}
+	switch {
+	case t.ResultProblem != "":
+		v.Signature = "sig-bad"
+	case t.KeyRegistered:
+		v.Signature = "sig-registered"
+	}
+	v.SignatureText = T(lang, v.Signature)
 	if !r.Time.IsZero() {
 		v.Time = r.Time.Local().Format("2006-01-02 15:04")
 	}
@@ -161,7 +176,7 @@ func viewResult(lang string, r *broadcast.Result) *resultView {
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t.Result)}
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t)}
 	switch t.Status {
 	case "online", "offline":
 		v.StatusText = T(lang, t.Status)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/tls"
 	"embed"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/parchis-table/parchis/broadcast"
@@ -63,6 +65,14 @@ type Opts struct {
 	// Judges who may sign in. With none, the demo judge juez / juez
 	// (DemoJudgeName, DemoJudgePasswd) with a key made anew is used.
 	Judges []Judge
+	// TableKeys maps tables ("event/table") to their Ed25519 public keys
+	// (standard base64): a result of a listed table signed by another key
+	// is flagged and cannot be certified (see ReadTableKeys).
+	TableKeys map[string]string
+	// CertFile and KeyFile, both or neither, are the PEM certificate and
+	// key to serve the dashboard over HTTPS; its cookies are then Secure.
+	// Judges sign in with passwords: off a trusted network, use HTTPS.
+	CertFile, KeyFile string
 	// Lang is the default language, "es" or "en"; DefaultLang when empty.
 	Lang string
 	// History bounds the events kept per table; DefaultHistory when 0.
@@ -88,6 +98,8 @@ type Server struct {
 	judges   map[string]*judge
 	tmpl     *template.Template
 	mux      *http.ServeMux
+	tls      *tls.Config  // nil: plain HTTP
+	streams  atomic.Int64 // open event streams
 	feed     *feed
 
 	mu   sync.Mutex
@@ -145,6 +157,17 @@ func New(opts Opts) (*Server, error) {
 		s.judges[jj.name] = jj
 		log.Info("judges: judge", "name", jj.name, "key", certify.PublicKeyString(jj.key))
 	}
+	if (opts.CertFile == "") != (opts.KeyFile == "") {
+		return nil, errors.New("judges: HTTPS needs both a certificate and a key file")
+	}
+	if opts.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(opts.CertFile, opts.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("judges: HTTPS certificate %s, key %s: %w", opts.CertFile, opts.KeyFile, err)
+		}
+		s.tls = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	s.store.trust = Trust{TableKeys: opts.TableKeys, Judges: s.JudgeKeys()}
 	t, err := parseTemplates()
 	if err != nil {
 		return nil, err
@@ -230,6 +253,10 @@ func (s *Server) Run(ctx context.Context) error {
 
 // Serve is Run on a listener of the caller's, which it closes.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	scheme := "http"
+	if s.tls != nil {
+		ln, scheme = tls.NewListener(ln, s.tls), "https"
+	}
 	s.mu.Lock()
 	s.addr = ln.Addr()
 	s.mu.Unlock()
@@ -242,9 +269,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           s.mux,
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// Forms are small: a client that sends or reads a page slowly is
+		// cut off (the event stream sets its own write deadlines).
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 30 * time.Second,
+		IdleTimeout:  2 * time.Minute,
+		BaseContext:  func(net.Listener) context.Context { return ctx },
 	}
-	s.log.Info("judges: dashboard", "url", "http://"+ln.Addr().String(), "broker", s.opts.Broker)
+	s.log.Info("judges: dashboard", "url", scheme+"://"+ln.Addr().String(), "broker", s.opts.Broker)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	var err error

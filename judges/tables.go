@@ -47,6 +47,16 @@ type Table struct {
 	FeedLen int `json:"feed_len,omitempty"`
 	// Result is the retained result, if any.
 	Result *broadcast.Result `json:"result,omitempty"`
+	// ResultProblem says why Result cannot be trusted (its record or the
+	// table's signature does not verify, or the key is not the table's);
+	// empty when it can. Such a result must not be certified.
+	ResultProblem string `json:"result_problem,omitempty"`
+	// VerdictProblem says why the verdict Result carries cannot be
+	// trusted; empty when it can or there is none.
+	VerdictProblem string `json:"verdict_problem,omitempty"`
+	// KeyRegistered says the result's key is the one registered for the
+	// table (Trust.TableKeys), not only the one the result names.
+	KeyRegistered bool `json:"key_registered,omitempty"`
 	// Updated is when anything about the table last arrived.
 	Updated time.Time `json:"updated"`
 }
@@ -100,6 +110,7 @@ type Store struct {
 	mu      sync.Mutex
 	tables  map[string]*Table
 	history int
+	trust   Trust
 	now     func() time.Time
 }
 
@@ -193,14 +204,23 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 	case broadcast.TopicResult:
 		ch.Result = true
 		if len(payload) == 0 {
-			t.Result = nil
+			t.Result, t.ResultProblem, t.VerdictProblem, t.KeyRegistered = nil, "", "", false
 			break
 		}
 		var r broadcast.Result
 		if err := json.Unmarshal(payload, &r); err != nil {
 			return ch, false, fmt.Errorf("%s: bad result: %w", topic, err)
 		}
-		t.Result = &r
+		t.Result, t.ResultProblem, t.VerdictProblem = &r, "", ""
+		rerr, verr := st.trust.checkResult(id, &r)
+		_, listed := st.trust.TableKeys[id]
+		t.KeyRegistered = listed && rerr == nil
+		if rerr != nil {
+			t.ResultProblem = rerr.Error()
+		}
+		if verr != nil {
+			t.VerdictProblem = verr.Error()
+		}
 	}
 	t.Updated = st.now()
 	ch.Seq = t.LastSeq

@@ -52,6 +52,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Username, "mqtt-user", "", "the dashboard's MQTT user")
 	fs.StringVar(&o.Password, "mqtt-password", os.Getenv("PARCHIS_MQTT_PASSWORD"), "the dashboard's MQTT password (default $PARCHIS_MQTT_PASSWORD)")
 	judgesFile := fs.String("judges", "", "file of judges: NAME PASSWORD-HASH [KEY-FILE] a line")
+	fs.StringVar(&o.CertFile, "cert", "", "PEM certificate to serve HTTPS (with -key); judges' cookies are then Secure")
+	fs.StringVar(&o.KeyFile, "key", "", "PEM key of -cert")
+	tableKeysFile := fs.String("table-keys", "", "file of the tables' public keys: EVENT/TABLE KEY a line (results signed by another key cannot be certified)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -64,16 +67,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// A Raspberry Pi shares its memory: collect sooner than doubling.
 		debug.SetMemoryLimit(defaultMemoryLimit)
 	}
+	var err error
 	if *judgesFile != "" {
-		f, err := os.Open(*judgesFile)
-		if err != nil {
+		if o.Judges, err = judges.LoadJudges(*judgesFile); err != nil {
 			fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
 			return 1
 		}
-		o.Judges, err = judges.ReadJudges(f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "parchis-judges: %s: %v\n", *judgesFile, err)
+	}
+	if *tableKeysFile != "" {
+		if o.TableKeys, err = judges.LoadTableKeys(*tableKeysFile); err != nil {
+			fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
 			return 1
 		}
 	}

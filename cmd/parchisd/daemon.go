@@ -89,6 +89,9 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		return nil, err
 	}
 	d.key = key
+	// Organisers register this key with the judges' dashboards
+	// (parchis-judges -table-keys) so that nobody else can pass for the table.
+	log.Info("table key", "table", cfg.Event+"/"+cfg.Table, "public_key", certify.PublicKeyString(key))
 	for _, j := range cfg.Judges {
 		d.judges[j.Name] = j.PublicKey
 	}
@@ -130,18 +133,20 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	if cfg.Dashboard.Enabled {
 		var dashJudges []judges.Judge
 		if cfg.Dashboard.Judges != "" {
-			f, err := os.Open(cfg.Dashboard.Judges)
-			if err != nil {
+			if dashJudges, err = judges.LoadJudges(cfg.Dashboard.Judges); err != nil {
 				return nil, fmt.Errorf("dashboard.judges: %w", err)
 			}
-			dashJudges, err = judges.ReadJudges(f)
-			f.Close()
-			if err != nil {
-				return nil, fmt.Errorf("dashboard.judges: %s: %w", cfg.Dashboard.Judges, err)
+		}
+		tableKeys := map[string]string{}
+		if cfg.Dashboard.TableKeys != "" {
+			if tableKeys, err = judges.LoadTableKeys(cfg.Dashboard.TableKeys); err != nil {
+				return nil, fmt.Errorf("dashboard.table_keys: %w", err)
 			}
 		}
+		tableKeys[cfg.Event+"/"+cfg.Table] = certify.PublicKeyString(key)
 		dash, err := judges.New(judges.Opts{
-			Broker: cfg.MQTT.Broker, Username: dashUser, Password: dashPass, Judges: dashJudges,
+			Broker: cfg.MQTT.Broker, Username: dashUser, Password: dashPass, Judges: dashJudges, TableKeys: tableKeys,
+			CertFile: cfg.Dashboard.Cert, KeyFile: cfg.Dashboard.Key,
 			Addr: cfg.Dashboard.Addr, Lang: cfg.Dashboard.Lang, Logger: log.With("part", "dashboard"),
 		})
 		if err != nil {
@@ -162,7 +167,11 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 				log.Error("dashboard stopped", "err", err)
 			}
 		}()
-		log.Info("dashboard", "url", "http://"+cfg.Dashboard.Addr)
+		scheme := "http"
+		if cfg.Dashboard.Cert != "" {
+			scheme = "https"
+		}
+		log.Info("dashboard", "url", scheme+"://"+cfg.Dashboard.Addr)
 	}
 	if cfg.MQTT.Broker != "" {
 		pub, err := broadcast.New(broadcast.Opts{

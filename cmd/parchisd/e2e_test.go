@@ -154,6 +154,11 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify")`, 10*time.Second)
+	// The daemon's dashboard knows its own table's key.
+	var sig string
+	if err := b.Eval(ctx, `document.getElementById("signature").className`, &sig); err != nil || sig != "sig sig-registered" {
+		t.Errorf("the result's signature is shown as %q (%v), want sig sig-registered", sig, err)
+	}
 	if err := b.Eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
