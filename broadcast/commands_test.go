@@ -99,6 +99,15 @@ func TestFeed_Commands(t *testing.T) {
 		}
 		tampered := certification(judgeKey, VerdictCertified, "Ana")
 		tampered.Reason = "changed after signing"
+		// signed signs c as a judge's command for this table.
+		signed := func(c Command, key ed25519.PrivateKey) Command {
+			c.Sign(tb.event, tb.table, key)
+			return c
+		}
+		altered := signed(Command{ID: "b16", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}, judgeKey)
+		altered.Position = "5:Y Y throw 0 - Y"
+		otherTable := Command{ID: "b15", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}
+		otherTable.Sign(tb.event, tb.table+"x", judgeKey)
 
 		// Refused by the broker: a viewer (anonymous) and the table itself
 		// may not command. Each is followed by a judge's command: its
@@ -113,9 +122,9 @@ func TestFeed_Commands(t *testing.T) {
 			typ string
 			cmd Command
 		}{
-			{CmdNewGame, Command{ID: "g1", Type: CmdNewGame, Judge: "Ana", Players: map[string]string{"Y": "Ana", "B": "Bea", "R": "Rui", "G": "Gil"}, Starter: "B"}},
-			{CmdCorrect, Command{ID: "g2", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}},
-			{CmdCertify, Command{ID: "g3", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana")}},
+			{CmdNewGame, signed(Command{ID: "g1", Type: CmdNewGame, Judge: "Ana", Players: map[string]string{"Y": "Ana", "B": "Bea", "R": "Rui", "G": "Gil"}, Starter: "B"}, judgeKey)},
+			{CmdCorrect, signed(Command{ID: "g2", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y", AtSeq: 7}, judgeKey)},
+			{CmdCertify, signed(Command{ID: "g3", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana")}, judgeKey)},
 		}
 		for i, g := range good {
 			send(judge, g.typ, g.cmd)
@@ -147,14 +156,18 @@ func TestFeed_Commands(t *testing.T) {
 			{"bad PPN", CmdCorrect, Command{ID: "b7", Judge: "Ana", Position: "nonsense"}, "position"},
 			{"missing judge", CmdCorrect, Command{ID: "b8", Position: "- Y throw 0 - Y"}, "missing judge"},
 			{"unknown judge", CmdCorrect, Command{ID: "b9", Judge: "Mallory", Position: "- Y throw 0 - Y"}, "unauthorised"},
-			{"certification by another key", CmdCertify, Command{ID: "b10", Judge: "Ana", Certification: certification(otherKey, VerdictCertified, "Ana")}, "not among the trusted"},
-			{"tampered certification", CmdCertify, Command{ID: "b11", Judge: "Ana", Certification: tampered}, "does not verify"},
+			{"certification by another key", CmdCertify, signed(Command{ID: "b10", Type: CmdCertify, Judge: "Ana", Certification: certification(otherKey, VerdictCertified, "Ana")}, judgeKey), "not among the trusted"},
+			{"tampered certification", CmdCertify, signed(Command{ID: "b11", Type: CmdCertify, Judge: "Ana", Certification: tampered}, judgeKey), "does not verify"},
 			{"verdict and type differ", CmdReject, Command{ID: "b12", Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana")}, "verdict"},
+			{"unsigned", CmdCorrect, Command{ID: "b13", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}, "not signed"},
+			{"signed by another key", CmdCorrect, signed(Command{ID: "b14", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}, otherKey), "not among the trusted"},
+			{"signed for another table", CmdCorrect, otherTable, "does not verify"},
+			{"altered after signing", CmdCorrect, altered, "does not verify"},
 		}
 		for _, b := range bad {
 			send(judge, b.typ, b.payload)
 		}
-		send(judge, CmdNewGame, []byte(`{"id":"b13","type":"new-game",`))
+		send(judge, CmdNewGame, []byte(`{"id":"b99","type":"new-game",`))
 		if r := reply(""); r.OK || !contains(r.Error, "JSON") {
 			t.Errorf("truncated JSON: reply %+v, want an error without id saying JSON", r)
 		}

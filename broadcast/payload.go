@@ -128,6 +128,15 @@ type Command struct {
 	Position string `json:"position,omitempty"`
 	// Certification, signed by the judge, for certify and reject.
 	Certification *Certification `json:"certification,omitempty"`
+	// AtSeq is the number of the table's last event the judge saw: a
+	// table refuses a correction or a new game once its game has moved on,
+	// so that neither acts on a position the judge did not see, nor can be
+	// replayed later.
+	AtSeq uint64 `json:"at_seq,omitempty"`
+	// JudgeKey and Signature are the judge's Ed25519 public key and
+	// signature of SignedText, both base64 (standard encoding).
+	JudgeKey  string `json:"judge_key,omitempty"`
+	Signature string `json:"signature,omitempty"`
 }
 
 // Reply is a table's answer to a command, on the reply topic.

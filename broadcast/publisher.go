@@ -39,9 +39,9 @@ type Opts struct {
 	// Versions is published with the status (program and rules versions).
 	Versions map[string]string
 	// Judges are the judges whose commands the table accepts, with the
-	// keys their certifications must be signed with. Nil accepts commands
-	// from any judge name (the broker's rules still decide who may send
-	// them) but refuses every certification.
+	// keys their commands and certifications must be signed with. Nil
+	// accepts unsigned commands from any judge name (the broker's rules
+	// alone decide who may send them) but refuses every certification.
 	Judges Judges
 	// KeepAlive is the MQTT keep-alive; default 30s.
 	KeepAlive time.Duration
@@ -510,6 +510,9 @@ func (p *Publisher) check(typ string, payload []byte) (Command, error) {
 	if p.opts.Judges != nil {
 		if _, ok := p.opts.Judges[c.Judge]; !ok {
 			return c, fmt.Errorf("%w: judge %q is not one of this table's judges", ErrUnauthorised, c.Judge)
+		}
+		if err := c.VerifySignature(p.opts.Event, p.opts.Table, p.opts.Judges); err != nil {
+			return c, fmt.Errorf("%w: %w", ErrUnauthorised, err)
 		}
 	}
 	if c.Certification != nil {

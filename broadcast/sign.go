@@ -135,6 +135,55 @@ func (r *Result) VerifyCertification(c *Certification, judges Judges) error {
 	return nil
 }
 
+// SignedText returns the canonical text a judge signs to send c to the
+// table event/table: the table's name, so that a command for one table
+// does nothing at another, and every field of c but the signature; a
+// certification is covered by its own signature.
+func (c *Command) SignedText(event, table string) []byte {
+	b := []byte("parchis-command " + Version + "\n")
+	line := func(k, v string) {
+		b = append(b, k+": "+v+"\n"...)
+	}
+	line("event", strconv.Quote(event))
+	line("table", strconv.Quote(table))
+	line("id", strconv.Quote(c.ID))
+	line("type", strconv.Quote(c.Type))
+	line("judge", strconv.Quote(c.Judge))
+	line("players", playersText(c.Players))
+	line("starter", strconv.Quote(c.Starter))
+	line("position", strconv.Quote(c.Position))
+	cert := ""
+	if c.Certification != nil {
+		cert = c.Certification.Signature
+	}
+	line("certification_signature", cert)
+	line("at_seq", strconv.FormatUint(c.AtSeq, 10))
+	line("judge_key", c.JudgeKey)
+	return b
+}
+
+// Sign fills in the judge's public key and signature of c for the table
+// event/table. Sign after the certification, if any, is signed.
+func (c *Command) Sign(event, table string, key ed25519.PrivateKey) {
+	c.JudgeKey = certify.PublicKeyString(key)
+	c.Signature = certify.Sign(key, c.SignedText(event, table))
+}
+
+// VerifySignature checks that c was signed for the table event/table with
+// the key judges give c.Judge.
+func (c *Command) VerifySignature(event, table string, judges Judges) error {
+	if c.JudgeKey == "" || c.Signature == "" {
+		return fmt.Errorf("%s command by %q: %w", c.Type, c.Judge, ErrUnsigned)
+	}
+	if judges[c.Judge] != c.JudgeKey {
+		return fmt.Errorf("%s command by %q: %w", c.Type, c.Judge, ErrUnknownJudge)
+	}
+	if err := certify.VerifyString(c.JudgeKey, c.SignedText(event, table), c.Signature); err != nil {
+		return fmt.Errorf("%s command by %q: %w", c.Type, c.Judge, err)
+	}
+	return nil
+}
+
 // Judges maps judges' names to their Ed25519 public keys (standard base64):
 // the judges a table trusts to certify or reject its results.
 type Judges map[string]string

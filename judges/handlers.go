@@ -336,6 +336,8 @@ func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, for
 		signed := t.Result.Certify(j.key, cert)
 		c.Certification = &signed
 	}
+	c.AtSeq = t.LastSeq
+	c.Sign(t.Event, t.Table, j.key)
 	s.log.Info("judges: command", "judge", j.name, "table", t.ID(), "type", c.Type, "id", c.ID)
 	rep, err := s.feed.command(ctx, t.Event, t.Table, c)
 	if err != nil {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +19,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -93,6 +97,35 @@ func (j *judgeClient) send(t *testing.T, typ, id, payload string) broadcast.Repl
 	return broadcast.Reply{}
 }
 
+// command signs c with key as seen at the newest event the judge has,
+// sends it and waits for the reply. The simulated players keep playing: a
+// command refused because the game moved on is sent again, as a judge
+// would after looking again.
+func (j *judgeClient) command(t *testing.T, key ed25519.PrivateKey, c broadcast.Command) broadcast.Reply {
+	t.Helper()
+	id := c.ID
+	for try := 0; ; try++ {
+		c.AtSeq = j.lastSeq()
+		c.ID = fmt.Sprintf("%s.%d", id, try)
+		c.Sign("local", "1", key)
+		b, _ := json.Marshal(c)
+		r := j.send(t, c.Type, c.ID, string(b))
+		if !strings.Contains(r.Error, "look at the table again") || try == 20 {
+			return r
+		}
+	}
+}
+
+// lastSeq is the number of the newest event the judge has seen.
+func (j *judgeClient) lastSeq() uint64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if n := len(j.events); n > 0 {
+		return j.events[n-1].Seq
+	}
+	return 0
+}
+
 func (j *judgeClient) event(seq uint64) (referee.Event, bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -119,28 +152,54 @@ func TestSim_JudgeCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, marta, _ := ed25519.GenerateKey(rand.Reader)
+	_, pedro, _ := ed25519.GenerateKey(rand.Reader)
 	cfg, broker, _ := simConfig(t, dir,
 		"  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
-		"judges:\n  - name: marta\n    public_key: 2bOW3aZ5m9ojT0H2f9Bf3lY7Hh0z3Zq0x1a4Xm8Z0tE=")
+		"judges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
 	cmd, log, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "5")
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 	j := connectJudge(t, broker, "marta", "s3cret")
 
+	players := map[string]string{"Y": "Ana", "B": "Bea", "R": "Carla", "G": "Dani"}
 	cases := []struct {
 		typ, id, payload string
-		ok               bool
-		errWant, event   string
+		// cmd, when set, is signed with key as of the newest event seen
+		// instead of sending payload.
+		cmd            *broadcast.Command
+		key            ed25519.PrivateKey
+		ok             bool
+		errWant, event string
 	}{
-		{"correct", "c1", `{"id":"c1","type":"correct","judge":"marta","position":"5:Y,22:B Y throw 0 - Y"}`, true, "", referee.EventCorrection},
-		{"correct", "c2", `{"id":"c2","type":"correct","judge":"marta","position":"5:Y Q throw 0 - Y"}`, false, "field 2", ""},
-		{"correct", "c3", `{"id":"c3","type":"correct","judge":"pedro","position":"- Y throw 0 - Y"}`, false, "unauthorised", ""},
-		{"new-game", "n1", `{"id":"n1","type":"new-game","judge":"marta","starter":"R","players":{"Y":"Ana","B":"Bea","R":"Carla","G":"Dani"}}`, true, "", referee.EventStart},
-		{"new-game", "n2", `{"id":"n2","type":"new-game","judge":"marta","starter":"X","players":{"Y":"Ana"}}`, false, "starter", ""},
-		{"certify", "k1", `{"id":"k1","type":"certify","judge":"marta"}`, false, "certification", ""},
-		{"certify", "", `{"id":"k2","type":"certify"`, false, "", ""},
+		{"correct", "c1", "", &broadcast.Command{ID: "c1", Type: "correct", Judge: "marta", Position: "5:Y,22:B Y throw 0 - Y"}, marta, true, "", referee.EventCorrection},
+		{"correct", "c2", `{"id":"c2","type":"correct","judge":"marta","position":"5:Y Q throw 0 - Y"}`, nil, nil, false, "field 2", ""},
+		{"correct", "c3", "", &broadcast.Command{ID: "c3", Type: "correct", Judge: "pedro", Position: "- Y throw 0 - Y"}, pedro, false, "unauthorised", ""},
+		{"correct", "c4", `{"id":"c4","type":"correct","judge":"marta","position":"- Y throw 0 - Y"}`, nil, nil, false, "not signed", ""},
+		{"correct", "c5", "", &broadcast.Command{ID: "c5", Type: "correct", Judge: "marta", Position: "- Y throw 0 - Y"}, pedro, false, "not among the trusted", ""},
+		{"new-game", "n1", "", &broadcast.Command{ID: "n1", Type: "new-game", Judge: "marta", Starter: "R", Players: players}, marta, true, "", referee.EventStart},
+		{"new-game", "n2", `{"id":"n2","type":"new-game","judge":"marta","starter":"X","players":{"Y":"Ana"}}`, nil, nil, false, "starter", ""},
+		{"certify", "k1", `{"id":"k1","type":"certify","judge":"marta"}`, nil, nil, false, "certification", ""},
+		{"certify", "", `{"id":"k2","type":"certify"`, nil, nil, false, "", ""},
+	}
+	// A command signed as of an event long gone is refused: the game
+	// moved on since the judge looked (and it cannot be replayed).
+	waitEvents := time.Now().Add(10 * time.Second)
+	for j.lastSeq() < 3 && time.Now().Before(waitEvents) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stale := broadcast.Command{ID: "s1", Type: "correct", Judge: "marta", Position: "- Y throw 0 - Y", AtSeq: 1}
+	stale.Sign("local", "1", marta)
+	b, _ := json.Marshal(stale)
+	if r := j.send(t, "correct", "s1", string(b)); r.OK || !strings.Contains(r.Error, "look at the table again") {
+		t.Errorf("stale command: reply %+v, want refused as the game moved on", r)
 	}
 	for _, tc := range cases {
-		r := j.send(t, tc.typ, tc.id, tc.payload)
+		var r broadcast.Reply
+		if tc.cmd != nil {
+			r = j.command(t, tc.key, *tc.cmd)
+		} else {
+			r = j.send(t, tc.typ, tc.id, tc.payload)
+		}
 		if r.OK != tc.ok || (tc.errWant != "" && !strings.Contains(r.Error, tc.errWant)) || (!tc.ok && r.Error == "") {
 			t.Errorf("%s: reply %+v, want ok %v and an error with %q", tc.id, r, tc.ok, tc.errWant)
 			continue

@@ -319,6 +319,17 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 	log := d.log.With("command", c.Type, "id", c.ID, "judge", c.Judge)
 	var seq uint64
 	var err error
+	if at := d.table.Referee().Seq(); (c.Type == broadcast.CmdNewGame || c.Type == broadcast.CmdCorrect) && c.Signature != "" && c.AtSeq != at {
+		// Signed commands name the event the judge saw: one that comes
+		// after the game moved on is not carried out (nor can it be
+		// replayed later).
+		err := fmt.Errorf("the game is at event %d, the judge saw event %d: look at the table again", at, c.AtSeq)
+		log.Warn("command refused", "err", err)
+		if err := req.Answer(0, err); err != nil {
+			log.Warn("reply not sent", "err", err)
+		}
+		return
+	}
 	switch c.Type {
 	case broadcast.CmdNewGame:
 		starter, perr := engine.ParseColour(c.Starter)
