@@ -63,8 +63,12 @@ type Opts struct {
 	// Addr is where the web server listens; DefaultAddr when empty.
 	Addr string
 	// Judges who may sign in. With none, the demo judge juez / juez
-	// (DemoJudgeName, DemoJudgePasswd) with a key made anew is used.
+	// (DemoJudgeName, DemoJudgePasswd) is used, with its key in
+	// DemoKeyFile.
 	Judges []Judge
+	// DemoKeyFile keeps the demo judge's key, so that its verdicts stay
+	// trusted after a restart; empty: a key made anew at every start.
+	DemoKeyFile string
 	// TableKeys maps tables ("event/table") to their Ed25519 public keys
 	// (standard base64): a result of a listed table signed by another key
 	// is flagged and cannot be certified (see ReadTableKeys).
@@ -143,7 +147,7 @@ func New(opts Opts) (*Server, error) {
 	}
 	judges := opts.Judges
 	if len(judges) == 0 {
-		judges = []Judge{{Name: DemoJudgeName, Password: DemoJudgePasswd}}
+		judges = []Judge{{Name: DemoJudgeName, Password: DemoJudgePasswd, KeyFile: opts.DemoKeyFile}}
 		log.Info("judges: no judges configured: demo judge", "user", DemoJudgeName, "password", DemoJudgePasswd)
 	}
 	for _, j := range judges {

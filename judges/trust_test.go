@@ -250,3 +250,23 @@ func TestLoadTableKeys_NamesTheFile(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestDemoJudge_KeyKeptInItsFile checks that the demo judge keeps its key
+// across restarts when given a file, so its verdicts stay trusted.
+func TestDemoJudge_KeyKeptInItsFile(t *testing.T) {
+	file := t.TempDir() + "/demo-judge.key"
+	keys := func() string {
+		s, err := New(Opts{DemoKeyFile: file, Logger: quietLog()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.JudgeKeys()[DemoJudgeName]
+	}
+	first := keys()
+	if first == "" || keys() != first {
+		t.Errorf("the demo judge's key changed across restarts")
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file: %v, %v; want mode 0600", fi, err)
+	}
+}

@@ -147,7 +147,8 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		dash, err := judges.New(judges.Opts{
 			Broker: cfg.MQTT.Broker, Username: dashUser, Password: dashPass, Judges: dashJudges, TableKeys: tableKeys,
 			CertFile: cfg.Dashboard.Cert, KeyFile: cfg.Dashboard.Key,
-			Addr: cfg.Dashboard.Addr, Lang: cfg.Dashboard.Lang, Logger: log.With("part", "dashboard"),
+			DemoKeyFile: filepath.Join(cfg.Dir, "demo-judge.key"),
+			Addr:        cfg.Dashboard.Addr, Lang: cfg.Dashboard.Lang, Logger: log.With("part", "dashboard"),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("dashboard: %w", err)
