@@ -2,90 +2,24 @@ package broadcast
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/parchis-table/parchis/internal/testpki"
 )
-
-// testPKI makes a CA and certificates it signs, written as PEM files.
-type testPKI struct {
-	dir    string
-	ca     *x509.Certificate
-	caKey  *ecdsa.PrivateKey
-	CAFile string
-}
-
-func newTestPKI(t *testing.T) *testPKI {
-	t.Helper()
-	p := &testPKI{dir: t.TempDir()}
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "parchis test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.ca, _ = x509.ParseCertificate(der)
-	p.caKey = key
-	p.CAFile = p.write(t, "ca.pem", "CERTIFICATE", der)
-	return p
-}
-
-func (p *testPKI) write(t *testing.T, name, typ string, der []byte) string {
-	t.Helper()
-	path := filepath.Join(p.dir, name)
-	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// issue makes a certificate for name (a server's 127.0.0.1, or a client)
-// and returns its certificate and key files.
-func (p *testPKI) issue(t *testing.T, name string, server bool) (cert, key string) {
-	t.Helper()
-	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature,
-	}
-	if server {
-		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
-		tmpl.IPAddresses = []net.IP{net.ParseIP("127.0.0.1")}
-	} else {
-		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.ca, &k.PublicKey, p.caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kd, _ := x509.MarshalECPrivateKey(k)
-	return p.write(t, name+".pem", "CERTIFICATE", der), p.write(t, name+".key", "EC PRIVATE KEY", kd)
-}
 
 // The embedded broker under TLS, with client certificates required: a
 // table with a certificate of the CA delivers its events; a client without
 // one cannot connect.
 func TestFeed_TLS_ClientCertificates(t *testing.T) {
-	pki := newTestPKI(t)
-	srvCert, srvKey := pki.issue(t, "broker", true)
-	cliCert, cliKey := pki.issue(t, "table", false)
+	pki := testpki.New(t)
+	srvCert, srvKey := pki.Issue(t, "broker", true)
+	cliCert, cliKey := pki.Issue(t, "table", false)
 	tb := &testBroker{addr: freeAddr(t), event: "club", table: "t1", tableUser: "table-t1", tablePass: "pw"}
 	h, _ := hashPassword(tb.tablePass, 1000)
 	b, err := NewBroker(BrokerOpts{TCPAddr: tb.addr, WSAddr: "off", AllowAnonymous: true, Logger: quietLogger(),
@@ -105,8 +39,7 @@ func TestFeed_TLS_ClientCertificates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool := x509.NewCertPool()
-	pool.AddCert(pki.ca)
+	pool := pki.Pool()
 	got := make(chan []byte, 8)
 	sub := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("ssl://" + tb.addr).SetClientID("tls-sub").
 		SetTLSConfig(&tls.Config{RootCAs: pool, Certificates: []tls.Certificate{kp}}))

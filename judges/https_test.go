@@ -2,61 +2,30 @@ package judges
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-// selfSigned writes a certificate for 127.0.0.1 and its key as PEM files.
-func selfSigned(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
-	t.Helper()
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "parchis judges"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, _ := x509.MarshalECPrivateKey(key)
-	dir := t.TempDir()
-	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
-	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
-	c, _ := x509.ParseCertificate(der)
-	pool = x509.NewCertPool()
-	pool.AddCert(c)
-	return certFile, keyFile, pool
-}
+	"github.com/parchis-table/parchis/internal/testpki"
+)
 
 // TestHTTPS_SecureCookies serves the dashboard over HTTPS: a judge signs
 // in, every cookie is Secure, and plain HTTP gets nothing.
 func TestHTTPS_SecureCookies(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	certFile, keyFile, pool := selfSigned(t)
+	pki := testpki.New(t)
+	certFile, keyFile := pki.Issue(t, "judges", true)
 	br := startBroker(t, ctx, "local", nil)
 	srv := startDashboard(t, ctx, br.url, Opts{CertFile: certFile, KeyFile: keyFile})
 	waitFor(t, "the dashboard", 5*time.Second, func() bool { return srv.Addr() != nil })
 	base := "https://" + srv.Addr().String()
 
 	c := newClient(t, base)
-	c.hc.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}
+	c.hc.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pki.Pool()}}
 	var set []*http.Cookie
 	c.hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		set = append(set, req.Response.Cookies()...)
@@ -93,7 +62,7 @@ func TestHTTPS_SecureCookies(t *testing.T) {
 }
 
 func TestHTTPS_BadFilesNamed(t *testing.T) {
-	certFile, _, _ := selfSigned(t)
+	certFile, _ := testpki.New(t).Issue(t, "judges", true)
 	if _, err := New(Opts{CertFile: certFile, Logger: quietLog()}); err == nil || !strings.Contains(err.Error(), "both a certificate and a key") {
 		t.Errorf("certificate without key: %v", err)
 	}

@@ -2,6 +2,7 @@ package judges
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,28 +36,16 @@ func LoadTableKeys(path string) (map[string]string, error) { return readFile(pat
 // reported, with its number.
 func ReadJudges(r io.Reader) ([]Judge, error) {
 	var out []Judge
-	var errs []string
-	sc := bufio.NewScanner(r)
-	n := 0
 	seen := map[string]int{}
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
+	err := readLines(r, "judges file", func(n int, f []string) error {
 		if len(f) < 2 || len(f) > 3 {
-			errs = append(errs, fmt.Sprintf("line %d: want NAME PASSWORD-HASH [KEY-FILE]", n))
-			continue
+			return errors.New("want NAME PASSWORD-HASH [KEY-FILE]")
 		}
 		if _, _, _, err := parseHash(f[1]); err != nil {
-			errs = append(errs, fmt.Sprintf("line %d: %v", n, err))
-			continue
+			return err
 		}
 		if prev, dup := seen[f[0]]; dup {
-			errs = append(errs, fmt.Sprintf("line %d: judge %q already on line %d", n, f[0], prev))
-			continue
+			return fmt.Errorf("judge %q already on line %d", f[0], prev)
 		}
 		seen[f[0]] = n
 		j := Judge{Name: f[0], PasswordHash: f[1]}
@@ -64,12 +53,34 @@ func ReadJudges(r io.Reader) ([]Judge, error) {
 			j.KeyFile = f[2]
 		}
 		out = append(out, j)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("judges file: %w", err)
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("judges file: %s", strings.Join(errs, "; "))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// readLines calls parse with the number and the space-separated fields of
+// each line of r that is neither blank nor a comment (#), and reports
+// every line parse refuses, with its number, in one error about what.
+func readLines(r io.Reader, what string, parse func(n int, fields []string) error) error {
+	var errs []string
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if err := parse(n, strings.Fields(line)); err != nil {
+			errs = append(errs, fmt.Sprintf("line %d: %v", n, err))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s: %s", what, strings.Join(errs, "; "))
+	}
+	return nil
 }

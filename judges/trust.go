@@ -1,7 +1,6 @@
 package judges
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -49,41 +48,26 @@ func (tr Trust) checkResult(id string, r *broadcast.Result) (result, verdict err
 func ReadTableKeys(r io.Reader) (map[string]string, error) {
 	out := map[string]string{}
 	seen := map[string]int{}
-	var errs []string
-	sc := bufio.NewScanner(r)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
+	err := readLines(r, "table keys file", func(n int, f []string) error {
 		if len(f) != 2 {
-			errs = append(errs, fmt.Sprintf("line %d: want EVENT/TABLE KEY", n))
-			continue
+			return errors.New("want EVENT/TABLE KEY")
 		}
 		event, table, ok := strings.Cut(f[0], "/")
 		if !ok || event == "" || table == "" || strings.Contains(table, "/") {
-			errs = append(errs, fmt.Sprintf("line %d: table %q: want EVENT/TABLE", n, f[0]))
-			continue
+			return fmt.Errorf("table %q: want EVENT/TABLE", f[0])
 		}
 		if _, err := certify.ParsePublicKey(f[1]); err != nil {
-			errs = append(errs, fmt.Sprintf("line %d: %s: %v", n, f[0], err))
-			continue
+			return fmt.Errorf("%s: %w", f[0], err)
 		}
 		if prev, dup := seen[f[0]]; dup {
-			errs = append(errs, fmt.Sprintf("line %d: table %s already on line %d", n, f[0], prev))
-			continue
+			return fmt.Errorf("table %s already on line %d", f[0], prev)
 		}
 		seen[f[0]] = n
 		out[f[0]] = f[1]
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("table keys file: %w", err)
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("table keys file: %s", strings.Join(errs, "; "))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
