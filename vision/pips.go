@@ -47,6 +47,7 @@ type scratch struct {
 	byLvl  []pip
 
 	oblique bool // the camera sees the dice from the side
+	onBody  bool // the plane is of distances from a die's body colour
 }
 
 const (
@@ -330,7 +331,11 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	if debugPips {
 		fmt.Printf("   ring %v %.0f in %.0f\n", ok, ring, inMean)
 	}
-	if !ok {
+	if !ok || s.onBody && (dark || ring > bodyFace || inMean-ring < minBodyContrast) {
+		// on a plane of distances from the body's colour, a pip is
+		// farther from it than the face around it, which is the body;
+		// and, the colour being coarser than the grey (cameras keep
+		// less of it), a pip must stand out clearly
 		return false
 	}
 	if core {

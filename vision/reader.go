@@ -67,6 +67,7 @@ type Reader struct {
 	cmask  []uint8
 	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
 	body   []uint8 // distance of each sample from the background's colour
+	pipPix []uint8 // distance of each pixel from a coloured die's body
 
 	faceR   float64 // half side of the face read last, px
 	minBlob int     // smallest die body counted, in colour samples
@@ -93,6 +94,13 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // the background's colour taken along the image border.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	res := rd.Read(Gray(img))
+	if rd.opts.Oblique && (res.Answer == Unsure || res.Answer == None) {
+		if g, ok := rd.bodyPipPlane(img); ok {
+			if r := rd.read(g, true); r.Answer == Value {
+				res = r
+			}
+		}
+	}
 	rd.minBlob = 0
 	if res.Answer == Value {
 		// a die's body is at least a good part of its read face: the pips
@@ -119,7 +127,11 @@ type dieGroup struct {
 }
 
 // Read reads the die in g (within Opts.Tray when set).
-func (rd *Reader) Read(g *image.Gray) Result {
+func (rd *Reader) Read(g *image.Gray) Result { return rd.read(g, false) }
+
+// read reads the die in g; onBody says g is a plane of distances from a
+// coloured die's body (see bodyPipPlane).
+func (rd *Reader) read(g *image.Gray, onBody bool) Result {
 	if !rd.opts.Tray.Empty() {
 		if sub, ok := g.SubImage(rd.opts.Tray).(*image.Gray); ok && !sub.Rect.Empty() {
 			g = sub
@@ -132,6 +144,7 @@ func (rd *Reader) Read(g *image.Gray) Result {
 		minD, maxD = 0.08*ds, 0.35*ds
 	}
 	rd.s.oblique = rd.opts.Oblique
+	rd.s.onBody = onBody
 	ps := rd.s.detectPips(g, minD, maxD, 0.4)
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
