@@ -301,6 +301,15 @@ func closeMask(m, tmp []uint8, w, h int) {
 	morph(m, tmp, 0)
 }
 
+// colourPlane returns the plane of img of the given kind (planeBody or
+// planeValue), or false when img has none.
+func (rd *Reader) colourPlane(img image.Image, kind planeKind) (*image.Gray, bool) {
+	if kind == planeBody {
+		return rd.bodyPipPlane(img)
+	}
+	return rd.valuePlane(img)
+}
+
 // chromaOf returns the chroma (Cb, Cr, centred on 0, ITU-R 601) of an
 // RGB colour.
 func chromaOf(r, g, b uint8) (cb, cr int) {
@@ -457,5 +466,51 @@ func (rd *Reader) bodyPipPlane(img image.Image) (*image.Gray, bool) {
 	eachChroma(img, 1, func(x, y, cb, cr int) {
 		d[y*w+x] = uint8(min(255, k*max(abs(cb-cb0), abs(cr-cr0))))
 	})
+	return &image.Gray{Pix: d, Stride: w, Rect: b}, true
+}
+
+// minValueFace is the lowest level, in the plane of valuePlane, of
+// the white face around a black pip.
+const minValueFace = 160
+
+// valuePlane returns img as the largest of each pixel's red, green and
+// blue, in rd.pipPix, or false when img is not a colour image. There a
+// black pip is as dark as in grey, but coloured print on a white die (a
+// maker's logo beside a one) and a coloured die's body are as light as
+// white: what is not black is no pip.
+func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if cap(rd.pipPix) < w*h {
+		rd.pipPix = make([]uint8, w*h)
+	}
+	d := rd.pipPix[:w*h]
+	switch m := img.(type) {
+	case *image.YCbCr:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				px, py := b.Min.X+x, b.Min.Y+y
+				i := m.COffset(px, py)
+				r, g, bb := color.YCbCrToRGB(m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i])
+				d[y*w+x] = max(r, g, bb)
+			}
+		}
+	case *image.RGBA:
+		for y := 0; y < h; y++ {
+			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < w; x++ {
+				d[y*w+x] = max(p[4*x], p[4*x+1], p[4*x+2])
+			}
+		}
+	case *image.NRGBA:
+		for y := 0; y < h; y++ {
+			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < w; x++ {
+				d[y*w+x] = max(p[4*x], p[4*x+1], p[4*x+2])
+			}
+		}
+	default:
+		return nil, false
+	}
 	return &image.Gray{Pix: d, Stride: w, Rect: b}, true
 }
