@@ -300,3 +300,217 @@ func closeMask(m, tmp []uint8, w, h int) {
 	morph(tmp, m, 1)
 	morph(m, tmp, 0)
 }
+
+// colourPlane returns the plane of img of the given kind (planeBody or
+// planeValue), or false when img has none.
+func (rd *Reader) colourPlane(img image.Image, kind planeKind) (*image.Gray, bool) {
+	if kind == planeBody {
+		return rd.bodyPipPlane(img)
+	}
+	return rd.valuePlane(img)
+}
+
+// chromaOf returns the chroma (Cb, Cr, centred on 0, ITU-R 601) of an
+// RGB colour.
+func chromaOf(r, g, b uint8) (cb, cr int) {
+	R, G, B := int(r), int(g), int(b)
+	return (-43*R - 85*G + 128*B) >> 8, (128*R - 107*G - 21*B) >> 8
+}
+
+// minBodyShare is the share of an image's pixels (sampled) that must be
+// of one strong colour for it to be taken as a coloured die's body.
+const minBodyShare = 0.04
+
+// bodyBin is the width of a chroma histogram bin in bodyChroma.
+const bodyBin = 16
+
+// bodyChroma returns the chroma of the commonest strong colour of img
+// that is not the background's (the median chroma along the border: a
+// coloured table or cloth is no die), sampled every colourStep pixels,
+// and whether there is one: samples over minChroma and at least bodyBin
+// from the background's chroma, at least minBodyShare of all, around one
+// peak of the chroma histogram.
+func bodyChroma(img image.Image) (cb, cr int, ok bool) {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if w < 4*colourStep || h < 4*colourStep {
+		return 0, 0, false
+	}
+	var border [2][256]int
+	nb := 0
+	eachChroma(img, colourStep, func(x, y, cb, cr int) {
+		if x == 0 || y == 0 || x+colourStep >= w || y+colourStep >= h {
+			border[0][cb+128]++
+			border[1][cr+128]++
+			nb++
+		}
+	})
+	var bg [2]int
+	for c := range bg {
+		s := 0
+		for v := range 256 {
+			s += border[c][v]
+			if 2*s >= nb {
+				bg[c] = v - 128
+				break
+			}
+		}
+	}
+	const nbin = 256 / bodyBin
+	var hist [nbin][nbin]int
+	var sum [nbin][nbin][2]int
+	total := 0
+	eachChroma(img, colourStep, func(_, _ int, b, r int) {
+		total++
+		if 2*max(abs(b), abs(r)) < minChroma || max(abs(b-bg[0]), abs(r-bg[1])) < bodyBin {
+			return
+		}
+		i, j := (b+128)/bodyBin, (r+128)/bodyBin
+		hist[i][j]++
+		sum[i][j][0] += b
+		sum[i][j][1] += r
+	})
+	best, bi, bj := 0, 0, 0
+	for i := 0; i < nbin; i++ {
+		for j := 0; j < nbin; j++ {
+			n := 0
+			for a := max(0, i-1); a <= min(nbin-1, i+1); a++ {
+				for b := max(0, j-1); b <= min(nbin-1, j+1); b++ {
+					n += hist[a][b]
+				}
+			}
+			if n > best {
+				best, bi, bj = n, i, j
+			}
+		}
+	}
+	if total == 0 || float64(best) < minBodyShare*float64(total) {
+		return 0, 0, false
+	}
+	var sb, sr int
+	for a := max(0, bi-1); a <= min(nbin-1, bi+1); a++ {
+		for b := max(0, bj-1); b <= min(nbin-1, bj+1); b++ {
+			sb += sum[a][b][0]
+			sr += sum[a][b][1]
+		}
+	}
+	return sb / best, sr / best, true
+}
+
+// eachChroma calls f with the chroma of every step-th pixel of every
+// step-th row of img (coordinates relative to its bounds). Only YCbCr and
+// RGB images are read; others call f never.
+func eachChroma(img image.Image, step int, f func(x, y, cb, cr int)) {
+	b := img.Bounds()
+	switch m := img.(type) {
+	case *image.YCbCr:
+		for y := 0; y < b.Dy(); y += step {
+			for x := 0; x < b.Dx(); x += step {
+				i := m.COffset(b.Min.X+x, b.Min.Y+y)
+				f(x, y, int(m.Cb[i])-128, int(m.Cr[i])-128)
+			}
+		}
+	case *image.RGBA:
+		for y := 0; y < b.Dy(); y += step {
+			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < b.Dx(); x += step {
+				cb, cr := chromaOf(p[4*x], p[4*x+1], p[4*x+2])
+				f(x, y, cb, cr)
+			}
+		}
+	case *image.NRGBA:
+		for y := 0; y < b.Dy(); y += step {
+			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < b.Dx(); x += step {
+				cb, cr := chromaOf(p[4*x], p[4*x+1], p[4*x+2])
+				f(x, y, cb, cr)
+			}
+		}
+	}
+}
+
+// bodyGrey is the level, in the plane of bodyPipPlane, of a colourless
+// pixel.
+const bodyGrey = 192
+
+// bodyFace is the highest level, in the plane of bodyPipPlane, of the
+// face around a pip: halfway from the body's colour to grey.
+const bodyFace = bodyGrey / 2
+
+// minBodyContrast is the least contrast, in the plane of bodyPipPlane,
+// of a pip with the face around it: a third of a white pip's.
+const minBodyContrast = bodyGrey / 3
+
+// bodyPipPlane returns img as the distance of each pixel's chroma from
+// the chroma of a coloured die's body (see bodyChroma), in rd.pipPix, or
+// false when img shows no such body. On a red, brown or pink die with
+// white or yellow pips, or a yellow die with red pips, the grey levels of
+// pips and body are close (and a glossy top face's sheen makes them
+// closer), while their colours are far apart: there the pips stand out as
+// light pips on a dark face. The table, of another colour, is light too,
+// but it is not around the pips.
+func (rd *Reader) bodyPipPlane(img image.Image) (*image.Gray, bool) {
+	cb0, cr0, ok := bodyChroma(img)
+	if !ok {
+		return nil, false
+	}
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if cap(rd.pipPix) < w*h {
+		rd.pipPix = make([]uint8, w*h)
+	}
+	d := rd.pipPix[:w*h]
+	// a pixel as far from the body's colour as grey is (a white pip) is
+	// set at bodyGrey, however pale the body
+	k := bodyGrey / max(abs(cb0), abs(cr0))
+	eachChroma(img, 1, func(x, y, cb, cr int) {
+		d[y*w+x] = uint8(min(255, k*max(abs(cb-cb0), abs(cr-cr0))))
+	})
+	return &image.Gray{Pix: d, Stride: w, Rect: b}, true
+}
+
+// minValueFace is the lowest level, in the plane of valuePlane, of
+// the white face around a black pip.
+const minValueFace = 160
+
+// valuePlane returns img as the largest of each pixel's red, green and
+// blue, in rd.pipPix, or false when img is not a colour image. There a
+// black pip is as dark as in grey, but coloured print on a white die (a
+// maker's logo beside a one) and a coloured die's body are as light as
+// white: what is not black is no pip.
+func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if cap(rd.pipPix) < w*h {
+		rd.pipPix = make([]uint8, w*h)
+	}
+	d := rd.pipPix[:w*h]
+	switch m := img.(type) {
+	case *image.YCbCr:
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				px, py := b.Min.X+x, b.Min.Y+y
+				i := m.COffset(px, py)
+				r, g, bb := color.YCbCrToRGB(m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i])
+				d[y*w+x] = max(r, g, bb)
+			}
+		}
+	case *image.RGBA:
+		for y := 0; y < h; y++ {
+			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < w; x++ {
+				d[y*w+x] = max(p[4*x], p[4*x+1], p[4*x+2])
+			}
+		}
+	case *image.NRGBA:
+		for y := 0; y < h; y++ {
+			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < w; x++ {
+				d[y*w+x] = max(p[4*x], p[4*x+1], p[4*x+2])
+			}
+		}
+	default:
+		return nil, false
+	}
+	return &image.Gray{Pix: d, Stride: w, Rect: b}, true
+}

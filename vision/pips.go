@@ -46,7 +46,8 @@ type scratch struct {
 	pips   []pip
 	byLvl  []pip
 
-	oblique bool // the camera sees the dice from the side
+	oblique bool      // the camera sees the dice from the side
+	kind    planeKind // what the plane searched holds
 }
 
 const (
@@ -330,7 +331,7 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	if debugPips {
 		fmt.Printf("   ring %v %.0f in %.0f\n", ok, ring, inMean)
 	}
-	if !ok {
+	if !ok || !s.kind.pipLike(dark, inMean, ring) {
 		return false
 	}
 	if core {
@@ -344,6 +345,34 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 		a: A * f, b: B * f, ux: ux, uy: uy,
 		dark: dark, in: inMean, ring: ring, level: lvl,
 	})
+	return true
+}
+
+// planeKind is what a plane searched for pips holds.
+type planeKind int
+
+const (
+	planeGrey  planeKind = iota // grey levels
+	planeBody                   // distances from a coloured die's body colour (see bodyPipPlane)
+	planeValue                  // the largest of red, green and blue (see valuePlane)
+)
+
+// pipLike reports whether a candidate of polarity dark, mean level in and
+// face level ring, that stands out from its face all around, can be a pip
+// on a plane of kind k.
+func (k planeKind) pipLike(dark bool, in, ring float64) bool {
+	switch k {
+	case planeBody:
+		// a pip is farther from the body's colour than the face around
+		// it, which is the body; and, the colour being coarser than the
+		// grey (cameras keep less of it), a pip must stand out clearly
+		return !dark && ring <= bodyFace && in-ring >= minBodyContrast
+	case planeValue:
+		// only black pips on a white face are looked for there: a
+		// coloured die on a lighter table is one dark blot too, but it
+		// reflects more than half of what the table does
+		return dark && ring >= minValueFace && 2*in <= ring
+	}
 	return true
 }
 

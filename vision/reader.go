@@ -67,6 +67,7 @@ type Reader struct {
 	cmask  []uint8
 	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
 	body   []uint8 // distance of each sample from the background's colour
+	pipPix []uint8 // distance of each pixel from a coloured die's body
 
 	faceR   float64 // half side of the face read last, px
 	minBlob int     // smallest die body counted, in colour samples
@@ -86,13 +87,27 @@ func NewReader(opts *Opts) *Reader {
 func (rd *Reader) Opts() Opts { return rd.opts }
 
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
-// oblique camera ([ObliqueOpts]) and a colour image, two or more coloured
-// dice of one size on a grey or white table are answered Multi even when
-// their pips cannot be read, and so are two or more die bodies of one size
-// that stand out the same way (of another colour, lighter or darker) from
-// the background's colour taken along the image border.
+// oblique camera ([ObliqueOpts]) and a colour image that the grey does not
+// read, the pips are looked for again where colour sets them apart: as
+// light pips on the plane of distances from a coloured die's body colour,
+// then as black pips on a white face on the plane of the largest of red,
+// green and blue (where coloured print is as light as white). Two or more
+// coloured dice of one size on a grey or white table are answered Multi
+// even when their pips cannot be read, and so are two or more die bodies
+// of one size that stand out the same way (of another colour, lighter or
+// darker) from the background's colour taken along the image border.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	res := rd.Read(Gray(img))
+	for _, kind := range [...]planeKind{planeBody, planeValue} {
+		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
+			break
+		}
+		if g, ok := rd.colourPlane(img, kind); ok {
+			if r := rd.read(g, kind); r.Answer == Value {
+				res = r
+			}
+		}
+	}
 	rd.minBlob = 0
 	if res.Answer == Value {
 		// a die's body is at least a good part of its read face: the pips
@@ -119,7 +134,11 @@ type dieGroup struct {
 }
 
 // Read reads the die in g (within Opts.Tray when set).
-func (rd *Reader) Read(g *image.Gray) Result {
+func (rd *Reader) Read(g *image.Gray) Result { return rd.read(g, planeGrey) }
+
+// read reads the die in g, a plane of the given kind.
+// coloured die's body (see bodyPipPlane).
+func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	if !rd.opts.Tray.Empty() {
 		if sub, ok := g.SubImage(rd.opts.Tray).(*image.Gray); ok && !sub.Rect.Empty() {
 			g = sub
@@ -132,6 +151,7 @@ func (rd *Reader) Read(g *image.Gray) Result {
 		minD, maxD = 0.08*ds, 0.35*ds
 	}
 	rd.s.oblique = rd.opts.Oblique
+	rd.s.kind = kind
 	ps := rd.s.detectPips(g, minD, maxD, 0.4)
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
