@@ -39,15 +39,19 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // ObliqueOpts returns o set for a camera that sees the dice from the side
 // (up to about 55° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
-// is foreshortened; a face tilted over 58°, a face under 16 px, a face with
+// is foreshortened; a face tilted over 58° (70° when the die's outline in a
+// colour image puts it on top, see [Reader.ReadImage]), a face under 16 px,
+// a face that a coloured die's outline does not put on top, a face with
 // pips of the same die above it (or a face or pair of pips of another size
 // just above it), a face with pips of the same kind grouped with it farther
 // than a die's reach, a face of four to six pips that stays long once its
 // pips' tilt is undone, or a reading under 0.75 confidence is answered
 // Unsure. The tilt itself does not lower the confidence (it is the
 // camera's); a face of one or two pips needs clearer blanks, and a face of
-// two pips closer than a two's is answered Unsure. Dice on an
-// edge cannot be told from flat ones then.
+// two pips closer than a two's is answered Unsure; but a lone pip above two
+// side faces whose values leave only one or six for the top is read as a
+// one unless its blanks look like a six's pips. Dice on an edge cannot be
+// told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
 	o.MaxTilt = 58
@@ -70,7 +74,15 @@ type Reader struct {
 	pipPix []uint8 // distance of each pixel from a coloured die's body
 
 	faceR   float64 // half side of the face read last, px
+	faceC   vec     // centre of the face read last, in the image's coordinates
+	faceH   float64 // its half height as seen, px (0 for a one)
+	confirm bool    // the value read last stands only if the die's outline puts its face on top
 	minBlob int     // smallest die body counted, in colour samples
+
+	ochroma []uint8 // Cb, Cr of the window searched by outline
+	osum    []int32 // integral of its body mask
+	omask   []uint8
+	ostack  []int32
 }
 
 // NewReader returns a Reader with the given options (nil means
@@ -96,14 +108,19 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // even when their pips cannot be read, and so are two or more die bodies
 // of one size that stand out the same way (of another colour, lighter or
 // darker) from the background's colour taken along the image border.
+//
+// With an oblique camera, a value is answered only if the die's outline,
+// when it can be told from the background (a coloured die), puts the face
+// read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
+// read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
-	res := rd.Read(Gray(img))
+	res := rd.onTopOf(img, rd.read(Gray(img), planeGrey))
 	for _, kind := range [...]planeKind{planeBody, planeValue} {
 		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
-			if r := rd.read(g, kind); r.Answer == Value {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
 				res = r
 			}
 		}
@@ -133,12 +150,35 @@ type dieGroup struct {
 	r     float64
 }
 
-// Read reads the die in g (within Opts.Tray when set).
-func (rd *Reader) Read(g *image.Gray) Result { return rd.read(g, planeGrey) }
+// onTopOf returns res, a reading of img, or Unsure when the camera is
+// oblique and the die's outline does not put the face read on top, or is
+// needed to confirm a steep face and cannot be told.
+func (rd *Reader) onTopOf(img image.Image, res Result) Result {
+	if res.Answer != Value || !rd.opts.Oblique {
+		return res
+	}
+	box, ok := rd.outline(img, rd.faceC, rd.faceR)
+	if ok && !rd.onTop(box) || !ok && rd.confirm {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: res.Box, Tilt: res.Tilt}
+	}
+	return res
+}
 
-// read reads the die in g, a plane of the given kind.
-// coloured die's body (see bodyPipPlane).
+// Read reads the die in g (within Opts.Tray when set). A reading that
+// only a colour image's outline of the die could confirm (see
+// [Reader.ReadImage]) is answered Unsure.
+func (rd *Reader) Read(g *image.Gray) Result {
+	res := rd.read(g, planeGrey)
+	if res.Answer == Value && rd.confirm {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: res.Box, Tilt: res.Tilt}
+	}
+	return res
+}
+
+// read reads the die in g, a plane of the given kind; rd.confirm says
+// whether the value needs the die's outline to stand.
 func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
+	rd.confirm = false
 	if !rd.opts.Tray.Empty() {
 		if sub, ok := g.SubImage(rd.opts.Tray).(*image.Gray); ok && !sub.Rect.Empty() {
 			g = sub
@@ -160,6 +200,9 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	res := rd.decide(faces)
 	if !res.Box.Empty() {
 		res.Box = res.Box.Add(g.Rect.Min).Intersect(g.Rect)
+	}
+	if res.Answer == Value {
+		rd.faceC = rd.faceC.add(vec{float64(g.Rect.Min.X), float64(g.Rect.Min.Y)})
 	}
 	return res
 }
@@ -535,6 +578,7 @@ func (rd *Reader) decide(faces []face) Result {
 	// the top face: the best whole face; with an oblique camera, the least
 	// tilted whole face of the same polarity
 	best := -1
+	lone := false // the top face is a one read for its side faces
 	for _, i := range d.faces {
 		f := &faces[i]
 		if !f.ok || f.partial {
@@ -557,6 +601,9 @@ func (rd *Reader) decide(faces []face) Result {
 			if f.c.y < faces[best].c.y {
 				best = i
 			}
+		}
+		if t := rd.loneTop(faces, d.faces, best); t >= 0 {
+			best, lone = t, true
 		}
 		b := &faces[best]
 		for _, i := range d.faces {
@@ -601,8 +648,12 @@ func (rd *Reader) decide(faces []face) Result {
 	}
 	f := &faces[best]
 	if f.tilt > rd.opts.MaxTilt && rd.opts.Oblique {
-		// from the side, a steep face may be a side face: do not guess
-		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+		// from the side, a steep face may be a side face: do not guess,
+		// unless the die's outline says it is the top
+		if f.tilt > maxSteepTilt {
+			return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+		}
+		rd.confirm = true
 	}
 	if rd.opts.Oblique && rd.spread(faces, d.faces, f) > maxSpread {
 		// pips beyond the die's reach: dice in a pile were taken as one,
@@ -620,7 +671,7 @@ func (rd *Reader) decide(faces []face) Result {
 		// whose other pips are lost in the blur
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
-	if f.tilt > rd.opts.MaxTilt {
+	if !rd.opts.Oblique && f.tilt > rd.opts.MaxTilt {
 		return Result{Answer: Edge, Confidence: clamp01(0.5 + (f.tilt-rd.opts.MaxTilt)/30), Box: box, Tilt: f.tilt}
 	}
 	// another face of the same die as flat as this one: which is on top?
@@ -659,14 +710,20 @@ func (rd *Reader) decide(faces []face) Result {
 		}
 	}
 	conf := 1.0
-	conf -= 1.2 * f.blank
+	if lone {
+		// the side faces leave one or six: the blanks need only tell a
+		// one from a six
+		conf -= f.blank / 2
+	} else {
+		conf -= 1.2 * f.blank
+	}
 	conf -= 1.5 * f.resid
 	conf -= clamp01((40 - f.con) / 40)
 	if rd.opts.Oblique {
 		// from the side every top face is foreshortened: its tilt is the
 		// camera's, not a doubt; but a face of one or two pips has little
 		// pattern to check, and its blanks must be clear
-		if f.n <= 2 {
+		if f.n <= 2 && !lone {
 			conf -= 2.4 * f.blank
 		}
 	} else if f.tilt > 0.6*rd.opts.MaxTilt {
@@ -676,9 +733,85 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	rd.faceR = f.r
+	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
 }
+
+// halfHeight returns the half height of the face f as seen, from its
+// pips' foreshortening and from the spread of their centres, whichever is
+// more (the pips' shape may be blurred, and the pips of a two or three lie
+// on one diagonal only), or 0 for a one (its pip says little of its face's
+// size).
+func (rd *Reader) halfHeight(f *face) float64 {
+	if f.n < 2 {
+		return 0
+	}
+	y0, y1 := math.Inf(1), math.Inf(-1)
+	for _, i := range f.idx {
+		y0, y1 = minf(y0, rd.s.pips[i].y), maxf(y1, rd.s.pips[i].y)
+	}
+	// the corner pips lie at q along each side from the centre, the
+	// face's edges at r
+	return maxf(f.r*f.ratio, (y1-y0)/2*f.r/f.q)
+}
+
+// loneTop looks, among the faces idx of a die whose highest whole face is
+// best, for a single pip above every whole face, with two whole faces
+// below it, one to each side (a cube seen from above shows its top face
+// above two side faces, one to the left, one to the right), whose values
+// leave only one or six for the top: two faces that meet at a corner are
+// neither equal nor opposite (summing to seven), and the top is neither
+// of them nor opposite to either. Such a pip is the top's one (a six
+// shows no lone pip) even if its blanks are not clear: a logo, a
+// highlight. It returns the pip's face, or -1.
+func (rd *Reader) loneTop(faces []face, idx []int, best int) int {
+	b := &faces[best]
+	t := -1
+	for _, i := range idx {
+		f := &faces[i]
+		if f.n != 1 || f.value != 1 || f.partial || f.dark != b.dark || f.blank >= maxLoneBlank || f.c.y > b.c.y-0.25*f.r {
+			continue
+		}
+		if t < 0 || f.c.y < faces[t].c.y {
+			t = i
+		}
+	}
+	if t < 0 {
+		return -1
+	}
+	top := &faces[t]
+	left, right := 0, 0
+	for _, i := range idx {
+		f := &faces[i]
+		if !f.ok || f.partial || f.dark != top.dark || i == t {
+			continue
+		}
+		if f.c.y < top.c.y || f.value == 1 || f.value == 6 {
+			return -1
+		}
+		switch {
+		case f.c.x < top.c.x && left == 0:
+			left = f.value
+		case f.c.x > top.c.x && right == 0:
+			right = f.value
+		default:
+			return -1
+		}
+	}
+	if left == 0 || right == 0 || left == right || left+right == 7 {
+		return -1
+	}
+	return t
+}
+
+// maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
+// around a lone pip that loneTop takes as a one: darker than halfway to a
+// pip, it may be a six's pip.
+const maxLoneBlank = 0.5
+
+// maxSteepTilt is the largest tilt of a top face read from the side, when
+// the die's outline confirms it (a camera about 20° above the table).
+const maxSteepTilt = 70
 
 // minObliqueFace is the smallest half side, in pixels, of a face read from
 // the side (a die about 20 px wide).
