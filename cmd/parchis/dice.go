@@ -111,14 +111,14 @@ func diceRead(paths []string, opts vision.Opts, stdin io.Reader, stdout, stderr 
 	defer out.Flush()
 	code := 0
 	for _, p := range paths {
-		g, err := source.ReadImage(p)
+		img, err := source.DecodeImage(p)
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "parchis dice read: %v\n", err)
 			code = 2
 			continue
 		}
-		res := rd.Read(g)
+		res := rd.ReadImage(img)
 		fmt.Fprintf(out, "%s\t%s %.2f\n", p, res, res.Confidence)
 	}
 	return code
@@ -147,14 +147,14 @@ func diceEval(dirs []string, opts vision.Opts, stdout, stderr io.Writer) int {
 		}
 		var t vision.Tally
 		for _, l := range labels {
-			g, err := source.ReadImage(filepath.Join(dir, l.File))
+			img, err := source.DecodeImage(filepath.Join(dir, l.File))
 			if err != nil {
 				fmt.Fprintf(stderr, "parchis dice eval: %v\n", err)
 				code = 2
 				continue
 			}
 			t0 := time.Now()
-			res := rd.Read(g)
+			res := rd.ReadImage(img)
 			took := time.Since(t0)
 			t.Add(l.Want, res, took)
 			total.Add(l.Want, res, took)

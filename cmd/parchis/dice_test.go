@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/source"
 	"github.com/parchis-table/parchis/vision/synth"
 )
 
@@ -88,5 +90,43 @@ func TestDiceEval_ConfusionAndRates(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestDiceRead_UsesColour checks that dice read answers what the
+// recogniser answers on the colour image, not on its grey: on oblique
+// photos of coloured dice the two differ.
+func TestDiceRead_UsesColour(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "data", "dice", "dice3_roboflow_v3", "crops")
+	files, _ := filepath.Glob(filepath.Join(dir, "valid__*.png"))
+	if len(files) == 0 {
+		t.Skipf("labelled photos not found at %s", dir)
+	}
+	opts := vision.ObliqueOpts(vision.DefaultOpts)
+	rd := vision.NewReader(&opts)
+	var out, errb bytes.Buffer
+	if code := runDice(append([]string{"read", "-oblique"}, files...), nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(files) {
+		t.Fatalf("%d lines for %d files", len(lines), len(files))
+	}
+	differ := 0
+	for i, f := range files {
+		img, err := source.DecodeImage(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rd.ReadImage(img)
+		if got := lines[i]; !strings.HasPrefix(got, f+"\t"+want.String()+" ") {
+			t.Errorf("%s: dice read says %q, the recogniser %v", f, got, want)
+		}
+		if rd.Read(vision.Gray(img)).Answer != want.Answer {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("no photo reads differently in colour: the test cannot tell colour from grey")
 	}
 }

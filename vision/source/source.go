@@ -173,6 +173,16 @@ func (f *Files) Next() (Frame, error) {
 
 // ReadImage decodes an image file (PNG or JPEG) to grey.
 func ReadImage(path string) (*image.Gray, error) {
+	img, err := DecodeImage(path)
+	if err != nil {
+		return nil, err
+	}
+	return vision.Gray(img), nil
+}
+
+// DecodeImage decodes an image file (PNG or JPEG), keeping its colours
+// for [vision.Reader.ReadImage].
+func DecodeImage(path string) (image.Image, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("image: %w", err)
@@ -182,5 +192,5 @@ func ReadImage(path string) (*image.Gray, error) {
 	if err != nil {
 		return nil, fmt.Errorf("image %s: %w", path, err)
 	}
-	return vision.Gray(img), nil
+	return img, nil
 }
