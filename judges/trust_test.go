@@ -270,3 +270,33 @@ func TestDemoJudge_KeyKeptInItsFile(t *testing.T) {
 		t.Errorf("key file: %v, %v; want mode 0600", fi, err)
 	}
 }
+
+// FuzzStoreApply feeds the dashboard's store arbitrary messages on every
+// topic it reads: it never panics, and what it keeps stays consistent.
+func FuzzStoreApply(f *testing.F) {
+	r := broadcast.Result{Event: "e", Table: "1", Result: "YR", Record: "x"}
+	r.Sign(newKey(f))
+	rb, _ := json.Marshal(r)
+	f.Add(broadcast.TopicResult, rb)
+	f.Add(broadcast.TopicEvents, []byte(`{"seq":3,"type":"throw","position":"- Y throw 0 - Y"}`))
+	f.Add(broadcast.TopicState, []byte(`{"seq":1,"position":"- Y throw 0 - Y"}`))
+	f.Add(broadcast.TopicStatus, []byte(`{"status":"online"}`))
+	f.Add(broadcast.TopicResult, []byte(`{"result":`))
+	f.Fuzz(func(t *testing.T, rest string, payload []byte) {
+		st := NewStore(5)
+		_, changed, err := st.Apply("parchis/"+broadcast.Version+"/e/1/"+rest, payload)
+		if err != nil && changed {
+			t.Fatalf("a message that did not parse changed the store: %v", err)
+		}
+		tb, ok := st.Get("e/1")
+		if !ok {
+			return
+		}
+		if len(tb.Feed) > 5 {
+			t.Errorf("feed of %d, history 5", len(tb.Feed))
+		}
+		if tb.Result == nil && (tb.ResultProblem != "" || tb.KeyRegistered) {
+			t.Errorf("checks kept without a result: %+v", tb)
+		}
+	})
+}
