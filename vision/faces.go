@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"image/color"
 	"math"
 	"sort"
 )
@@ -123,12 +124,7 @@ func (rd *Reader) checkFace(idx []int) face {
 		f.q = 1.25 * f.d
 		f.r = 2.1 * f.d
 		// a one is alone on its face: nothing pip-like around it
-		for _, k := range []float64{1.0, 1.3, 1.6} {
-			for j := 0; j < 16; j++ {
-				cs := cosSin16[j]
-				blanks = append(blanks, c.add(fr.proj(vec{cs[0], cs[1]}.mul(k*f.d))))
-			}
-		}
+		blanks = oneBlanks(c, fr, f.d)
 	case 2:
 		v := pos(1).sub(pos(0))
 		f.q = v.len() / 2 / math.Sqrt2 // unforeshortened if along the major axis; refined below
@@ -318,6 +314,126 @@ func (rd *Reader) checkFace(idx []int) face {
 	return f
 }
 
+// colourBlank returns the worst blank around the lone pip of f, the face
+// being read, once its blanks are also judged in the colour image being
+// read: on a colourless die (a white face with black pips, or the
+// reverse), a pip of the same die is as colourless as the pip of f, so a
+// blank is as pip-like as its colour lies on the way from the face's
+// colour (the median of the blanks', most of which are bare face) to the
+// pip's, less how far it strays off that way, and no more than its
+// darkness in the plane read says. Coloured print beside a black one (a
+// maker's logo) darkens every plane but strays off the way; the blurred
+// or half-seen pip of a six or a three stays on it. On a coloured die the
+// die's own shading, its glare and the table beyond its edge stray as far
+// as print does: there the plane's darkness stands.
+func (rd *Reader) colourBlank(f *face) float64 {
+	if rd.img == nil || f.blank == 0 {
+		return f.blank
+	}
+	blanks := oneBlanks(f.c, faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}, f.d)
+	r := int(maxf(1, 0.3*f.d))
+	at := func(b vec) ([3]float64, bool) {
+		x, y := int(b.x+0.5)+rd.g.Rect.Min.X, int(b.y+0.5)+rd.g.Rect.Min.Y
+		return meanRGB(rd.img, image.Rect(x-r, y-r, x+r+1, y+r+1))
+	}
+	pc, ok := at(f.c)
+	if !ok || greySpread(pc) > maxGreySpread {
+		return f.blank
+	}
+	cols := make([][3]float64, len(blanks))
+	for k, b := range blanks {
+		if cols[k], ok = at(b); !ok {
+			return f.blank
+		}
+	}
+	var fc, pf [3]float64
+	ch := make([]float64, len(cols))
+	for c := range fc {
+		for k, col := range cols {
+			ch[k] = col[c]
+		}
+		sort.Float64s(ch)
+		fc[c] = ch[len(ch)/2]
+		pf[c] = pc[c] - fc[c]
+	}
+	n2 := pf[0]*pf[0] + pf[1]*pf[1] + pf[2]*pf[2]
+	if n2 < sq(minPipColour) || greySpread(fc) > maxGreySpread {
+		return f.blank
+	}
+	worst := 0.0
+	for k, col := range cols {
+		along := 0.0
+		for c := range col {
+			along += (col[c] - fc[c]) * pf[c] / n2
+		}
+		off := 0.0
+		for c := range col {
+			off += sq(col[c] - fc[c] - along*pf[c])
+		}
+		dark, _ := rd.darkness(blanks[k], *f)
+		worst = maxf(worst, minf(dark, along-offColour*math.Sqrt(off/n2)))
+	}
+	return clamp01(worst)
+}
+
+// maxGreySpread is the largest spread, in RGB levels, between the
+// strongest and the weakest of a colour's red, green and blue for it to be
+// taken as colourless (white, grey or black).
+const maxGreySpread = 40
+
+// greySpread returns the spread between the strongest and the weakest of
+// c's red, green and blue.
+func greySpread(c [3]float64) float64 {
+	return max(c[0], c[1], c[2]) - min(c[0], c[1], c[2])
+}
+
+// minPipColour is the least distance, in RGB levels, of a pip's colour
+// from its face's for the blanks to be judged by colour.
+const minPipColour = 40
+
+// offColour weighs, in colourBlank, how far a blank's colour strays off
+// the way from the face's colour to the pip's against how far along it it
+// lies: a pip's blur or a shadow keeps within a few percent of the way,
+// coloured print strays a good quarter as far as it goes along.
+const offColour = 4
+
+// meanRGB returns the mean red, green and blue of img over r, and false
+// when r is not inside img or img is not an RGB or YCbCr image.
+func meanRGB(img image.Image, r image.Rectangle) ([3]float64, bool) {
+	var s [3]int
+	if !r.In(img.Bounds()) {
+		return [3]float64{}, false
+	}
+	switch m := img.(type) {
+	case *image.YCbCr:
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				R, G, B := color.YCbCrToRGB(m.Y[m.YOffset(x, y)], m.Cb[m.COffset(x, y)], m.Cr[m.COffset(x, y)])
+				s[0], s[1], s[2] = s[0]+int(R), s[1]+int(G), s[2]+int(B)
+			}
+		}
+	case *image.RGBA, *image.NRGBA:
+		var pix []uint8
+		var stride int
+		var off func(x, y int) int
+		if a, ok := img.(*image.RGBA); ok {
+			pix, stride, off = a.Pix, a.Stride, a.PixOffset
+		} else {
+			n := img.(*image.NRGBA)
+			pix, stride, off = n.Pix, n.Stride, n.PixOffset
+		}
+		for i, y := off(r.Min.X, r.Min.Y), r.Min.Y; y < r.Max.Y; i, y = i+stride, y+1 {
+			for q := i; q < i+4*r.Dx(); q += 4 {
+				s[0], s[1], s[2] = s[0]+int(pix[q]), s[1]+int(pix[q+1]), s[2]+int(pix[q+2])
+			}
+		}
+	default:
+		return [3]float64{}, false
+	}
+	n := float64(r.Dx() * r.Dy())
+	return [3]float64{float64(s[0]) / n, float64(s[1]) / n, float64(s[2]) / n}, true
+}
+
 // darkness reports how much the image at b looks like a pip of f (0: the
 // face's colour, 1: the pips' colour).
 func (rd *Reader) darkness(b vec, f face) (float64, bool) {
@@ -376,4 +492,18 @@ func aspect(a, b float64) float64 {
 		return math.Inf(1)
 	}
 	return a / b
+}
+
+// oneBlanks returns where a one, whose pip of diameter d is centred at c
+// on a face seen as fr, wants no pip: rings around it, nothing pip-like
+// there.
+func oneBlanks(c vec, fr faceFrame, d float64) []vec {
+	var blanks []vec
+	for _, k := range [...]float64{1.0, 1.3, 1.6} {
+		for j := 0; j < 16; j++ {
+			cs := cosSin16[j]
+			blanks = append(blanks, c.add(fr.proj(vec{cs[0], cs[1]}.mul(k*d))))
+		}
+	}
+	return blanks
 }

@@ -66,6 +66,7 @@ type Reader struct {
 	s    scratch
 	g    *image.Gray
 	off  int
+	img  image.Image // the colour image being read, if any
 
 	chroma []uint8 // chroma samples of the last colour image
 	cmask  []uint8
@@ -109,11 +110,16 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // of one size that stand out the same way (of another colour, lighter or
 // darker) from the background's colour taken along the image border.
 //
+// The blanks of a one are judged in colour too: coloured print beside a
+// black one on a white die is no pip.
+//
 // With an oblique camera, a value is answered only if the die's outline,
 // when it can be told from the background (a coloured die), puts the face
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
+	rd.img = img
+	defer func() { rd.img = nil }()
 	res := rd.onTopOf(img, rd.read(Gray(img), planeGrey))
 	for _, kind := range [...]planeKind{planeBody, planeValue} {
 		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
@@ -708,6 +714,11 @@ func (rd *Reader) decide(faces []face) Result {
 			}
 			return Result{Answer: Unsure, Confidence: 0.5, Box: box}
 		}
+	}
+	if f.n == 1 {
+		// a one's blanks are all its pattern says: judge them in colour
+		// too, where print is told from a pip
+		f.blank = rd.colourBlank(f)
 	}
 	conf := 1.0
 	if lone {
