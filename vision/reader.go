@@ -102,6 +102,8 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // oblique camera ([ObliqueOpts]) and a colour image that the grey does not
 // read, the pips are looked for again where colour sets them apart: as
 // light pips on the plane of distances from a coloured die's body colour,
+// then as light pips on the plane of the channels that body is weak in (at
+// full resolution, where a camera keeps colour at half of it or less),
 // then as black pips on a white face on the plane of the largest of red,
 // green and blue (where coloured print is as light as white). Two or more
 // coloured dice of one size on a grey or white table are answered Multi
@@ -115,7 +117,7 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	res := rd.onTopOf(img, rd.read(Gray(img), planeGrey))
-	for _, kind := range [...]planeKind{planeBody, planeValue} {
+	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
 		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
 			break
 		}
