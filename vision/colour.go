@@ -304,8 +304,11 @@ func closeMask(m, tmp []uint8, w, h int) {
 // colourPlane returns the plane of img of the given kind (planeBody or
 // planeValue), or false when img has none.
 func (rd *Reader) colourPlane(img image.Image, kind planeKind) (*image.Gray, bool) {
-	if kind == planeBody {
+	switch kind {
+	case planeBody:
 		return rd.bodyPipPlane(img)
+	case planeWeak:
+		return rd.weakPlane(img)
 	}
 	return rd.valuePlane(img)
 }
@@ -479,6 +482,46 @@ const minValueFace = 160
 // maker's logo beside a one) and a coloured die's body are as light as
 // white: what is not black is no pip.
 func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
+	return rd.rgbPlane(img, func(r, g, b uint8) uint8 { return max(r, g, b) })
+}
+
+// weakPlane returns img, in rd.pipPix, as a weighted mean of its red,
+// green and blue, each weighed by how much weaker a coloured die's body
+// (see bodyChroma) is in it than in its strongest: or false when img
+// shows no such body. A white or yellow pip reflects all or most of the
+// light, the body little of what it is weak in, so that pips stand out as
+// light pips on a dark face at the camera's full resolution (its colour,
+// which bodyPipPlane reads, is often kept at half of it or less).
+func (rd *Reader) weakPlane(img image.Image) (*image.Gray, bool) {
+	cb, cr, ok := bodyChroma(img)
+	if !ok {
+		return nil, false
+	}
+	// each channel's excess over the luma for that chroma (ITU-R 601),
+	// ×1000
+	ex := [3]int{1402 * cr, -344*cb - 714*cr, 1772 * cb}
+	top := max(ex[0], ex[1], ex[2])
+	var wt [3]int
+	sum := 0
+	for c := range wt {
+		wt[c] = top - ex[c]
+		sum += wt[c]
+	}
+	if sum == 0 {
+		return nil, false
+	}
+	// weights in 1/256ths
+	for c := range wt {
+		wt[c] = wt[c] * 256 / sum
+	}
+	return rd.rgbPlane(img, func(r, g, b uint8) uint8 {
+		return uint8(min(255, (wt[0]*int(r)+wt[1]*int(g)+wt[2]*int(b))>>8))
+	})
+}
+
+// rgbPlane returns img mapped pixel by pixel through f, in rd.pipPix, or
+// false when img is not a colour image.
+func (rd *Reader) rgbPlane(img image.Image, f func(r, g, b uint8) uint8) (*image.Gray, bool) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if cap(rd.pipPix) < w*h {
@@ -491,22 +534,21 @@ func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
 			for x := 0; x < w; x++ {
 				px, py := b.Min.X+x, b.Min.Y+y
 				i := m.COffset(px, py)
-				r, g, bb := color.YCbCrToRGB(m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i])
-				d[y*w+x] = max(r, g, bb)
+				d[y*w+x] = f(color.YCbCrToRGB(m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i]))
 			}
 		}
 	case *image.RGBA:
 		for y := 0; y < h; y++ {
 			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
 			for x := 0; x < w; x++ {
-				d[y*w+x] = max(p[4*x], p[4*x+1], p[4*x+2])
+				d[y*w+x] = f(p[4*x], p[4*x+1], p[4*x+2])
 			}
 		}
 	case *image.NRGBA:
 		for y := 0; y < h; y++ {
 			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
 			for x := 0; x < w; x++ {
-				d[y*w+x] = max(p[4*x], p[4*x+1], p[4*x+2])
+				d[y*w+x] = f(p[4*x], p[4*x+1], p[4*x+2])
 			}
 		}
 	default:

@@ -355,6 +355,7 @@ const (
 	planeGrey  planeKind = iota // grey levels
 	planeBody                   // distances from a coloured die's body colour (see bodyPipPlane)
 	planeValue                  // the largest of red, green and blue (see valuePlane)
+	planeWeak                   // the channels a coloured die's body is weak in (see weakPlane)
 )
 
 // pipLike reports whether a candidate of polarity dark, mean level in and
@@ -372,6 +373,11 @@ func (k planeKind) pipLike(dark bool, in, ring float64) bool {
 		// coloured die on a lighter table is one dark blot too, but it
 		// reflects more than half of what the table does
 		return dark && ring >= minValueFace && 2*in <= ring
+	case planeWeak:
+		// a white or yellow pip reflects much of what the body does
+		// not: at least twice as much as the face around it, and by as
+		// much as a pip must stand out on the body-colour plane
+		return !dark && in-ring >= minBodyContrast && in >= 2*ring
 	}
 	return true
 }
