@@ -68,12 +68,11 @@ type Reader struct {
 	off  int
 	img  image.Image // the colour image being read, if any
 
-	chroma  []uint8 // chroma samples of the last colour image
-	cmask   []uint8
-	ycc     []uint8 // Y, Cb, Cr samples of the last colour image
-	body    []uint8 // distance of each sample from the background's colour
-	pipPix  []uint8 // distance of each pixel from a coloured die's body
-	multiAt []vec   // the pips of the last grey reading of several dice
+	chroma []uint8 // chroma samples of the last colour image
+	cmask  []uint8
+	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
+	body   []uint8 // distance of each sample from the background's colour
+	pipPix []uint8 // distance of each pixel from a coloured die's body
 
 	faceR   float64 // half side of the face read last, px
 	faceC   vec     // centre of the face read last, in the image's coordinates
@@ -102,14 +101,12 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
 // oblique camera ([ObliqueOpts]) and a colour image that the grey does not
-// read (or reads as several dice, whose pips then must all lie within the
-// reach of the die read in colour), the pips are looked for again where
-// colour sets them apart: as light pips on the plane of distances from a
-// coloured die's body colour, then as light pips on the plane of the
-// channels that body is weak in (at full resolution, where a camera keeps
-// colour at half of it or less), then as black pips on a white face on the
-// plane of the largest of red, green and blue (where coloured print is as
-// light as white). Two or more
+// read, the pips are looked for again where colour sets them apart: as
+// light pips on the plane of distances from a coloured die's body colour,
+// then as light pips on the plane of the channels that body is weak in (at
+// full resolution, where a camera keeps colour at half of it or less),
+// then as black pips on a white face on the plane of the largest of red,
+// green and blue (where coloured print is as light as white). Two or more
 // coloured dice of one size on a grey or white table are answered Multi
 // even when their pips cannot be read, and so are two or more die bodies
 // of one size that stand out the same way (of another colour, lighter or
@@ -126,22 +123,12 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img = img
 	defer func() { rd.img = nil }()
 	res := rd.onTopOf(img, rd.read(Gray(img), planeGrey))
-	if res.Answer == Multi {
-		// specks and glints on a die in grey can look like the pips of
-		// two dice; a colour plane's reading stands instead only if its
-		// die holds all of them
-		rd.multiAt = rd.multiAt[:0]
-		o := vec{float64(rd.g.Rect.Min.X), float64(rd.g.Rect.Min.Y)}
-		for i := range rd.s.pips {
-			rd.multiAt = append(rd.multiAt, rd.s.pips[i].pos().add(o))
-		}
-	}
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None && res.Answer != Multi {
+		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
-			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value && (res.Answer != Multi || rd.holdsAll(rd.multiAt)) {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
 				res = r
 			}
 		}
@@ -163,22 +150,6 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	}
 	return res
 }
-
-// holdsAll reports whether every point of ps is within the reach of the die
-// whose face was read last.
-func (rd *Reader) holdsAll(ps []vec) bool {
-	for _, p := range ps {
-		if dist(p, rd.faceC) > multiReach*rd.faceR {
-			return false
-		}
-	}
-	return true
-}
-
-// multiReach is how far, in half sides of a die's top face, from its
-// centre the die seen from the side reaches: the top face, and the side
-// faces below it.
-const multiReach = 3.0
 
 // dieGroup is the faces thought to belong to one die.
 type dieGroup struct {
