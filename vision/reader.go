@@ -430,7 +430,13 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 						below = false
 					}
 				}
-				if below && len(others) >= 1 && len(others) <= 6 {
+				if below && len(others) == 1 && rd.outside(f, ps[others[0]].pos()) {
+					// a side face of which one pip was found: its
+					// pattern says nothing, but the top's blanks have
+					// shown that pip is none of the top's
+					return sub, others
+				}
+				if below && len(others) >= 2 && len(others) <= 6 {
 					if o := rd.checkFace(others); o.ok && !o.partial {
 						return sub, others
 					}
@@ -442,6 +448,13 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 		}
 	}
 	return nil, nil
+}
+
+// outside reports whether the point p lies beyond the face f, in the
+// plane of the face.
+func (rd *Reader) outside(f face, p vec) bool {
+	fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
+	return fr.unproj(p.sub(f.c)).len() >= 1.05*f.r
 }
 
 // compatible reports whether two pips may be on the same face.
