@@ -40,7 +40,8 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // (up to about 55° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
 // is foreshortened; a face tilted over 58° (70° when the die's outline in a
-// colour image puts it on top, see [Reader.ReadImage]), a face under 16 px,
+// colour image puts it on top, see [Reader.ReadImage], or when it has three
+// or more pips and a whole face of the same die lies below it), a face under 16 px,
 // a face that a coloured die's outline does not put on top, a face with
 // pips of the same die above it (or a face or pair of pips of another size
 // just above it), a face with pips of the same kind grouped with it farther
@@ -674,7 +675,7 @@ func (rd *Reader) decide(faces []face) Result {
 		if f.tilt > maxSteepTilt {
 			return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 		}
-		rd.confirm = true
+		rd.confirm = !rd.stacked(faces, d.faces, best)
 	}
 	if rd.opts.Oblique && rd.spread(faces, d.faces, f) > maxSpread {
 		// pips beyond the die's reach: dice in a pile were taken as one,
@@ -828,6 +829,29 @@ func (rd *Reader) loneTop(faces []face, idx []int, best int) int {
 		return -1
 	}
 	return t
+}
+
+// stacked reports whether the face best, of three or more pips, has a
+// whole face of the same die below it: seen from the side of an upright
+// photo, the side faces stand side by side below the top face, and no
+// face shows below a side face, so a face with another below it is the
+// top, however steep. A face of one or two pips may be a part of the top
+// whose other pips were lost, and is left to the die's outline.
+func (rd *Reader) stacked(faces []face, idx []int, best int) bool {
+	b := &faces[best]
+	if b.n < 3 {
+		return false
+	}
+	for _, i := range idx {
+		o := &faces[i]
+		if i == best || !o.ok || o.partial || o.dark != b.dark || o.n < 2 {
+			continue
+		}
+		if o.c.y > b.c.y+0.5*b.r && absf(o.c.x-b.c.x) < b.r+o.r {
+			return true
+		}
+	}
+	return false
 }
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
