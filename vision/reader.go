@@ -250,17 +250,29 @@ func (rd *Reader) findFaces() []face {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
+	taken := make([]bool, n)
 	var list [][]int
 	for _, k := range keys {
 		idx := groups[k]
 		if rd.opts.Oblique && len(idx) >= 2 && len(idx) <= maxSplit {
 			if f := rd.checkFace(idx); !f.ok || f.partial {
+				if face := rd.adopt(idx, keys, groups, taken); face != nil {
+					list = append(list, face)
+					continue
+				}
 				list = append(list, rd.splitGroup(idx)...)
 				continue
 			}
 		}
 		list = append(list, idx)
 	}
+	kept := list[:0]
+	for _, idx := range list {
+		if len(idx) != 1 || !taken[idx[0]] {
+			kept = append(kept, idx)
+		}
+	}
+	list = kept
 	var faces []face
 	for _, idx := range list {
 		f := rd.checkFace(idx)
@@ -312,6 +324,45 @@ func (rd *Reader) findFaces() []face {
 		faces = append(faces, f)
 	}
 	return faces
+}
+
+// adopt looks, for the group idx of four or five pips that is not one
+// face, for a pip left alone by the grouping that completes it into a
+// whole five or six: seen from the side, a corner pip nearer or farther
+// than the others, or on a glare, is foreshortened differently enough to
+// be kept apart. The pip must be a corner of the face (a five's centre
+// would be a blank of a four), and the face must hold every pip of idx.
+// The lone pips are the groups (keyed in the order keys) of one pip not
+// yet taken. It returns the face, marking the pip taken, or nil.
+func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) []int {
+	ps := rd.s.pips
+	if len(idx) < 4 || len(idx) > 5 {
+		return nil
+	}
+	for _, k := range keys {
+		if len(groups[k]) != 1 || taken[groups[k][0]] {
+			continue
+		}
+		s := groups[k][0]
+		near := false
+		for _, i := range idx {
+			if compatible(&ps[i], &ps[s], false) {
+				near = true
+				break
+			}
+		}
+		if !near {
+			continue
+		}
+		ext := append(append(make([]int, 0, len(idx)+1), idx...), s)
+		f := rd.checkFace(ext)
+		if !f.ok || f.partial || f.n == 5 && dist(ps[s].pos(), f.c) < 0.5*f.q {
+			continue
+		}
+		taken[s] = true
+		return ext
+	}
+	return nil
 }
 
 // maxSplit is the largest group of pips that splitGroup searches.
