@@ -40,7 +40,8 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // (up to about 55° from vertical, photo upright): side faces are visible, the
 // top face is the highest face of the die and
 // is foreshortened; a face tilted over 58° (70° when the die's outline in a
-// colour image puts it on top, see [Reader.ReadImage]), a face under 16 px,
+// colour image puts it on top, see [Reader.ReadImage], or when it has three
+// or more pips and a whole face of the same die lies below it), a face under 16 px,
 // a face that a coloured die's outline does not put on top, a face with
 // pips of the same die above it (or a face or pair of pips of another size
 // just above it), a face with pips of the same kind grouped with it farther
@@ -249,17 +250,29 @@ func (rd *Reader) findFaces() []face {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
+	taken := make([]bool, n)
 	var list [][]int
 	for _, k := range keys {
 		idx := groups[k]
 		if rd.opts.Oblique && len(idx) >= 2 && len(idx) <= maxSplit {
 			if f := rd.checkFace(idx); !f.ok || f.partial {
+				if face := rd.adopt(idx, keys, groups, taken); face != nil {
+					list = append(list, face)
+					continue
+				}
 				list = append(list, rd.splitGroup(idx)...)
 				continue
 			}
 		}
 		list = append(list, idx)
 	}
+	kept := list[:0]
+	for _, idx := range list {
+		if len(idx) != 1 || !taken[idx[0]] {
+			kept = append(kept, idx)
+		}
+	}
+	list = kept
 	var faces []face
 	for _, idx := range list {
 		f := rd.checkFace(idx)
@@ -311,6 +324,45 @@ func (rd *Reader) findFaces() []face {
 		faces = append(faces, f)
 	}
 	return faces
+}
+
+// adopt looks, for the group idx of four or five pips that is not one
+// face, for a pip left alone by the grouping that completes it into a
+// whole five or six: seen from the side, a corner pip nearer or farther
+// than the others, or on a glare, is foreshortened differently enough to
+// be kept apart. The pip must be a corner of the face (a five's centre
+// would be a blank of a four), and the face must hold every pip of idx.
+// The lone pips are the groups (keyed in the order keys) of one pip not
+// yet taken. It returns the face, marking the pip taken, or nil.
+func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) []int {
+	ps := rd.s.pips
+	if len(idx) < 4 || len(idx) > 5 {
+		return nil
+	}
+	for _, k := range keys {
+		if len(groups[k]) != 1 || taken[groups[k][0]] {
+			continue
+		}
+		s := groups[k][0]
+		near := false
+		for _, i := range idx {
+			if compatible(&ps[i], &ps[s], false) {
+				near = true
+				break
+			}
+		}
+		if !near {
+			continue
+		}
+		ext := append(append(make([]int, 0, len(idx)+1), idx...), s)
+		f := rd.checkFace(ext)
+		if !f.ok || f.partial || f.n == 5 && dist(ps[s].pos(), f.c) < 0.5*f.q {
+			continue
+		}
+		taken[s] = true
+		return ext
+	}
+	return nil
 }
 
 // maxSplit is the largest group of pips that splitGroup searches.
@@ -430,7 +482,13 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 						below = false
 					}
 				}
-				if below && len(others) >= 1 && len(others) <= 6 {
+				if below && len(others) == 1 && rd.outside(f, ps[others[0]].pos()) {
+					// a side face of which one pip was found: its
+					// pattern says nothing, but the top's blanks have
+					// shown that pip is none of the top's
+					return sub, others
+				}
+				if below && len(others) >= 2 && len(others) <= 6 {
 					if o := rd.checkFace(others); o.ok && !o.partial {
 						return sub, others
 					}
@@ -442,6 +500,13 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 		}
 	}
 	return nil, nil
+}
+
+// outside reports whether the point p lies beyond the face f, in the
+// plane of the face.
+func (rd *Reader) outside(f face, p vec) bool {
+	fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
+	return fr.unproj(p.sub(f.c)).len() >= 1.05*f.r
 }
 
 // compatible reports whether two pips may be on the same face.
@@ -661,7 +726,7 @@ func (rd *Reader) decide(faces []face) Result {
 		if f.tilt > maxSteepTilt {
 			return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 		}
-		rd.confirm = true
+		rd.confirm = !rd.stacked(faces, d.faces, best)
 	}
 	if rd.opts.Oblique && rd.spread(faces, d.faces, f) > maxSpread {
 		// pips beyond the die's reach: dice in a pile were taken as one,
@@ -815,6 +880,29 @@ func (rd *Reader) loneTop(faces []face, idx []int, best int) int {
 		return -1
 	}
 	return t
+}
+
+// stacked reports whether the face best, of three or more pips, has a
+// whole face of the same die below it: seen from the side of an upright
+// photo, the side faces stand side by side below the top face, and no
+// face shows below a side face, so a face with another below it is the
+// top, however steep. A face of one or two pips may be a part of the top
+// whose other pips were lost, and is left to the die's outline.
+func (rd *Reader) stacked(faces []face, idx []int, best int) bool {
+	b := &faces[best]
+	if b.n < 3 {
+		return false
+	}
+	for _, i := range idx {
+		o := &faces[i]
+		if i == best || !o.ok || o.partial || o.dark != b.dark || o.n < 2 {
+			continue
+		}
+		if o.c.y > b.c.y+0.5*b.r && absf(o.c.x-b.c.x) < b.r+o.r {
+			return true
+		}
+	}
+	return false
 }
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
