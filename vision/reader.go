@@ -256,8 +256,8 @@ func (rd *Reader) findFaces() []face {
 		idx := groups[k]
 		if rd.opts.Oblique && len(idx) >= 2 && len(idx) <= maxSplit {
 			if f := rd.checkFace(idx); !f.ok || f.partial {
-				if face := rd.adopt(idx, keys, groups, taken); face != nil {
-					list = append(list, face)
+				if parts := rd.adopt(idx, keys, groups, taken); parts != nil {
+					list = append(list, parts...)
 					continue
 				}
 				list = append(list, rd.splitGroup(idx)...)
@@ -326,17 +326,21 @@ func (rd *Reader) findFaces() []face {
 	return faces
 }
 
-// adopt looks, for the group idx of four or five pips that is not one
+// adopt looks, for the group idx of four to eight pips that is not one
 // face, for a pip left alone by the grouping that completes it into a
-// whole five or six: seen from the side, a corner pip nearer or farther
-// than the others, or on a glare, is foreshortened differently enough to
-// be kept apart. The pip must be a corner of the face (a five's centre
-// would be a blank of a four), and the face must hold every pip of idx.
-// The lone pips are the groups (keyed in the order keys) of one pip not
-// yet taken. It returns the face, marking the pip taken, or nil.
-func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) []int {
+// whole face of four or more pips: seen from the side, a corner pip nearer
+// or farther than the others, or on a glare, is foreshortened differently
+// enough to be kept apart. The pip must be a corner of the face (a five's
+// centre would be a blank of a four). The face must hold every pip of idx
+// but those of a side face that the grouping took in instead: they must
+// lie below the face and beyond it in its plane, and two or more of them
+// must make a whole face. The lone pips are the groups (keyed in the order
+// keys) of one pip not yet taken. It returns the face and the side face,
+// if any, marking the adopted pip taken, or nil.
+func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) [][]int {
 	ps := rd.s.pips
-	if len(idx) < 4 || len(idx) > 5 {
+	n := len(idx)
+	if n < 4 || n > maxAdopt {
 		return nil
 	}
 	for _, k := range keys {
@@ -354,15 +358,66 @@ func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) []i
 		if !near {
 			continue
 		}
-		ext := append(append(make([]int, 0, len(idx)+1), idx...), s)
-		f := rd.checkFace(ext)
-		if !f.ok || f.partial || f.n == 5 && dist(ps[s].pos(), f.c) < 0.5*f.q {
-			continue
+		// the group less the fewest pips first: every pip it keeps is
+		// evidence for the face
+		for k := min(n, 5); k >= max(3, n-maxSideFace); k-- {
+			pick := make([]int, k)
+			for i := range pick {
+				pick[i] = i
+			}
+			for {
+				face, rest := make([]int, 0, k+1), make([]int, 0, n-k)
+				for i, j := 0, 0; i < n; i++ {
+					if j < k && pick[j] == i {
+						face = append(face, idx[i])
+						j++
+					} else {
+						rest = append(rest, idx[i])
+					}
+				}
+				face = append(face, s)
+				if rd.adoptable(face, rest, s) {
+					taken[s] = true
+					if len(rest) == 0 {
+						return [][]int{face}
+					}
+					return [][]int{face, rest}
+				}
+				if !nextCombination(pick, n) {
+					break
+				}
+			}
 		}
-		taken[s] = true
-		return ext
 	}
 	return nil
+}
+
+// maxAdopt is the largest group that adopt searches, and maxSideFace the
+// most pips of a side face it leaves out of it.
+const (
+	maxAdopt    = 8
+	maxSideFace = 3
+)
+
+// adoptable reports whether face, which holds the adopted pip s, is a
+// whole face of which s is a corner, with the pips rest of a side face
+// below it (see adopt).
+func (rd *Reader) adoptable(face, rest []int, s int) bool {
+	ps := rd.s.pips
+	f := rd.checkFace(face)
+	if !f.ok || f.partial || f.n == 5 && dist(ps[s].pos(), f.c) < 0.5*f.q {
+		return false
+	}
+	for _, j := range rest {
+		if ps[j].y <= f.c.y || !rd.outside(f, ps[j].pos()) {
+			return false
+		}
+	}
+	if len(rest) >= 2 {
+		o := rd.checkFace(rest)
+		return o.ok && !o.partial
+	}
+	return true
 }
 
 // maxSplit is the largest group of pips that splitGroup searches.
