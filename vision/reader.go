@@ -544,7 +544,7 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 					return sub, others
 				}
 				if below && len(others) >= 2 && len(others) <= 6 {
-					if o := rd.checkFace(others); o.ok && !o.partial {
+					if o := rd.checkFace(others); o.ok && (!o.partial || rd.allOutside(f, others)) {
 						return sub, others
 					}
 				}
@@ -555,6 +555,17 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 		}
 	}
 	return nil, nil
+}
+
+// allOutside reports whether every pip of idx lies beyond the face f, in
+// the plane of the face.
+func (rd *Reader) allOutside(f face, idx []int) bool {
+	for _, i := range idx {
+		if !rd.outside(f, rd.s.pips[i].pos()) {
+			return false
+		}
+	}
+	return true
 }
 
 // outside reports whether the point p lies beyond the face f, in the
