@@ -301,16 +301,32 @@ func closeMask(m, tmp []uint8, w, h int) {
 	morph(m, tmp, 0)
 }
 
-// colourPlane returns the plane of img of the given kind (planeBody or
-// planeValue), or false when img has none.
+// colourPlane returns the plane of img of the given kind (planeBody,
+// planeWeak or planeValue), or false when img has none.
 func (rd *Reader) colourPlane(img image.Image, kind planeKind) (*image.Gray, bool) {
+	return rd.colourPlaneIn(img, img.Bounds(), kind)
+}
+
+// colourPlaneIn returns the part r of the plane of img of the given kind:
+// the body's colour is still that of all of img.
+func (rd *Reader) colourPlaneIn(img image.Image, r image.Rectangle, kind planeKind) (*image.Gray, bool) {
+	part := img
+	if r != img.Bounds() {
+		sub, ok := img.(interface {
+			SubImage(image.Rectangle) image.Image
+		})
+		if !ok {
+			return nil, false
+		}
+		part = sub.SubImage(r)
+	}
 	switch kind {
 	case planeBody:
-		return rd.bodyPipPlane(img)
+		return rd.bodyPipPlane(img, part)
 	case planeWeak:
-		return rd.weakPlane(img)
+		return rd.weakPlane(img, part)
 	}
-	return rd.valuePlane(img)
+	return rd.valuePlane(part)
 }
 
 // chromaOf returns the chroma (Cb, Cr, centred on 0, ITU-R 601) of an
@@ -444,20 +460,20 @@ const bodyFace = bodyGrey / 2
 // of a pip with the face around it: a third of a white pip's.
 const minBodyContrast = bodyGrey / 3
 
-// bodyPipPlane returns img as the distance of each pixel's chroma from
-// the chroma of a coloured die's body (see bodyChroma), in rd.pipPix, or
-// false when img shows no such body. On a red, brown or pink die with
+// bodyPipPlane returns part, a part of img, as the distance of each
+// pixel's chroma from the chroma of img's coloured die's body (see
+// bodyChroma), in rd.pipPix, or false when img shows no such body. On a red, brown or pink die with
 // white or yellow pips, or a yellow die with red pips, the grey levels of
 // pips and body are close (and a glossy top face's sheen makes them
 // closer), while their colours are far apart: there the pips stand out as
 // light pips on a dark face. The table, of another colour, is light too,
 // but it is not around the pips.
-func (rd *Reader) bodyPipPlane(img image.Image) (*image.Gray, bool) {
+func (rd *Reader) bodyPipPlane(img, part image.Image) (*image.Gray, bool) {
 	cb0, cr0, ok := bodyChroma(img)
 	if !ok {
 		return nil, false
 	}
-	b := img.Bounds()
+	b := part.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if cap(rd.pipPix) < w*h {
 		rd.pipPix = make([]uint8, w*h)
@@ -466,7 +482,7 @@ func (rd *Reader) bodyPipPlane(img image.Image) (*image.Gray, bool) {
 	// a pixel as far from the body's colour as grey is (a white pip) is
 	// set at bodyGrey, however pale the body
 	k := bodyGrey / max(abs(cb0), abs(cr0))
-	eachChroma(img, 1, func(x, y, cb, cr int) {
+	eachChroma(part, 1, func(x, y, cb, cr int) {
 		d[y*w+x] = uint8(min(255, k*max(abs(cb-cb0), abs(cr-cr0))))
 	})
 	return &image.Gray{Pix: d, Stride: w, Rect: b}, true
@@ -485,14 +501,14 @@ func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
 	return rd.rgbPlane(img, func(r, g, b uint8) uint8 { return max(r, g, b) })
 }
 
-// weakPlane returns img, in rd.pipPix, as a weighted mean of its red,
-// green and blue, each weighed by how much weaker a coloured die's body
-// (see bodyChroma) is in it than in its strongest: or false when img
-// shows no such body. A white or yellow pip reflects all or most of the
+// weakPlane returns part, a part of img, in rd.pipPix, as a weighted mean
+// of its red, green and blue, each weighed by how much weaker img's
+// coloured die's body (see bodyChroma) is in it than in its strongest: or
+// false when img shows no such body. A white or yellow pip reflects all or most of the
 // light, the body little of what it is weak in, so that pips stand out as
 // light pips on a dark face at the camera's full resolution (its colour,
 // which bodyPipPlane reads, is often kept at half of it or less).
-func (rd *Reader) weakPlane(img image.Image) (*image.Gray, bool) {
+func (rd *Reader) weakPlane(img, part image.Image) (*image.Gray, bool) {
 	cb, cr, ok := bodyChroma(img)
 	if !ok {
 		return nil, false
@@ -514,7 +530,7 @@ func (rd *Reader) weakPlane(img image.Image) (*image.Gray, bool) {
 	for c := range wt {
 		wt[c] = wt[c] * 256 / sum
 	}
-	return rd.rgbPlane(img, func(r, g, b uint8) uint8 {
+	return rd.rgbPlane(part, func(r, g, b uint8) uint8 {
 		return uint8(min(255, (wt[0]*int(r)+wt[1]*int(g)+wt[2]*int(b))>>8))
 	})
 }

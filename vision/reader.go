@@ -51,7 +51,9 @@ var DefaultOpts = Opts{MaxTilt: 30, MinConfidence: 0.5}
 // camera's); a face of one or two pips needs clearer blanks, and a face of
 // two pips closer than a two's is answered Unsure; but a lone pip above two
 // side faces whose values leave only one or six for the top is read as a
-// one unless its blanks look like a six's pips. Dice on an edge cannot be
+// one unless its blanks look like a six's pips, and so is, in a colour
+// image, a lone pip that no pip seen around it on any plane shows to be
+// part of another face (see [Reader.ReadImage]). Dice on an edge cannot be
 // told from flat ones then.
 func ObliqueOpts(o Opts) Opts {
 	o.Oblique = true
@@ -74,6 +76,13 @@ type Reader struct {
 	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
 	body   []uint8 // distance of each sample from the background's colour
 	pipPix []uint8 // distance of each pixel from a coloured die's body
+
+	grey      *image.Gray     // the grey of the colour image being read
+	sight     []pip           // pip candidates on every plane of the colour image being read
+	sightDone bool            // sight is filled for the image being read
+	sightWin  image.Rectangle // the part of the image searched for sight
+	ss        scratch         // scratch of the search for sight
+	spix      []uint8         // the colour plane searched for sight
 
 	faceR   float64 // half side of the face read last, px
 	faceC   vec     // centre of the face read last, in the image's coordinates
@@ -114,16 +123,22 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // darker) from the background's colour taken along the image border.
 //
 // The blanks of a one are judged in colour too: coloured print beside a
-// black one on a white die is no pip.
+// black one on a white die is no pip. Seen from the side, a one need not
+// show clean blanks (glare, noise and low contrast darken them on glossy
+// coloured dice) if the pips found around it, on the grey and every colour
+// plane, show that no other face holds its pip or is centred on it: none of
+// the pip's colour and size near it, beside it or above it, none in a row
+// or square with it below it, no much bigger pip beside it; and the face
+// around it is the die body's colour, with no blank of the pip's colour.
 //
 // With an oblique camera, a value is answered only if the die's outline,
 // when it can be told from the background (a coloured die), puts the face
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
-	rd.img = img
-	defer func() { rd.img = nil }()
-	res := rd.onTopOf(img, rd.read(Gray(img), planeGrey))
+	rd.img, rd.grey, rd.sightDone = img, Gray(img), false
+	defer func() { rd.img, rd.grey = nil, nil }()
+	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
 		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
 			break
@@ -714,6 +729,15 @@ func (rd *Reader) decide(faces []face) Result {
 	for _, i := range d.faces {
 		box = box.Union(faceBox(&faces[i]))
 	}
+	if rd.opts.Oblique {
+		// a one whose blanks are darker than a face's may still be shown
+		// alone by the pips seen around it
+		for _, i := range d.faces {
+			if f := &faces[i]; f.n == 1 && !f.ok && !f.partial && f.blank < maxLoneBlank && f.r >= minObliqueFace && f.con >= 40 {
+				f.ok = rd.oneShown(f)
+			}
+		}
+	}
 	// the top face: the best whole face; with an oblique camera, the least
 	// tilted whole face of the same polarity
 	best := -1
@@ -853,10 +877,15 @@ func (rd *Reader) decide(faces []face) Result {
 		// too, where print is told from a pip
 		f.blank = rd.colourBlank(f)
 	}
+	shown := false
+	if f.n == 1 && !lone && rd.opts.Oblique {
+		shown = rd.oneShown(f)
+	}
 	conf := 1.0
-	if lone {
-		// the side faces leave one or six: the blanks need only tell a
-		// one from a six
+	if lone || shown {
+		// the side faces leave one or six, or no other face's pips are
+		// seen around the pip: the blanks need only tell a one from a
+		// six
 		conf -= f.blank / 2
 	} else {
 		conf -= 1.2 * f.blank
@@ -867,7 +896,7 @@ func (rd *Reader) decide(faces []face) Result {
 		// from the side every top face is foreshortened: its tilt is the
 		// camera's, not a doubt; but a face of one or two pips has little
 		// pattern to check, and its blanks must be clear
-		if f.n <= 2 && !lone {
+		if f.n <= 2 && !lone && !shown {
 			conf -= 2.4 * f.blank
 		}
 	} else if f.tilt > 0.6*rd.opts.MaxTilt {
@@ -1110,4 +1139,61 @@ func nextCombination(pick []int, n int) bool {
 		pick[j] = pick[j-1] + 1
 	}
 	return true
+}
+
+// around returns the square of half side r around c (in the coordinates
+// of rd.s.pips), in the image's coordinates, clipped to the region read.
+func (rd *Reader) around(c vec, r float64) image.Rectangle {
+	return image.Rect(int(c.x-r), int(c.y-r), int(c.x+r)+1, int(c.y+r)+1).Add(rd.g.Rect.Min).Intersect(rd.g.Rect)
+}
+
+// sightings returns the pip candidates found on every plane of the colour
+// image being read (the grey, and those of colourPlane) within reach of
+// the point c (in the coordinates of rd.s.pips, as they are), reach being
+// a square of half side r clipped to the region read; nil when no colour
+// image is being read. They are searched once for a square that holds
+// every other asked for.
+func (rd *Reader) sightings(c vec, r float64) []pip {
+	if rd.img == nil || rd.grey == nil {
+		return nil
+	}
+	o := rd.g.Rect.Min
+	win := rd.around(c, r)
+	if rd.sightDone && win.In(rd.sightWin) {
+		return rd.sight
+	}
+	if rd.sightDone {
+		win = win.Union(rd.sightWin)
+	}
+	rd.sightDone, rd.sightWin = true, win
+	rd.sight = rd.sight[:0]
+	minD, maxD := 0.0, 0.0
+	if ds := rd.opts.DieSize; ds > 0 {
+		minD, maxD = 0.08*ds, 0.35*ds
+	}
+	search := func(g *image.Gray, kind planeKind) {
+		rd.ss.oblique = rd.opts.Oblique
+		rd.ss.kind = kind
+		dx, dy := float64(g.Rect.Min.X-o.X), float64(g.Rect.Min.Y-o.Y)
+		for _, p := range rd.ss.detectPips(g, minD, maxD, 0.4) {
+			p.x, p.y = p.x+dx, p.y+dy
+			rd.sight = append(rd.sight, p)
+		}
+	}
+	if sub, ok := rd.grey.SubImage(win).(*image.Gray); ok {
+		search(sub, planeGrey)
+	}
+	// the colour planes are made in rd.pipPix, which may hold the plane
+	// being read
+	read := rd.pipPix
+	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
+		rd.pipPix = rd.spix
+		g, ok := rd.colourPlaneIn(rd.img, win, kind)
+		rd.spix = rd.pipPix
+		if ok {
+			search(g, kind)
+		}
+	}
+	rd.pipPix = read
+	return rd.sight
 }

@@ -1,0 +1,224 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"sort"
+)
+
+// oneShown reports whether the lone pip of f, the face being read from
+// the side in a colour image, is shown to be a one by what is seen around
+// it rather than by how dark its blanks are: glare, noise and low contrast
+// darken the blanks of glossy coloured dice as much as a blurred pip does.
+//
+// A one is the only face whose would-be pips are seen on no plane the
+// reader searches (the grey, and the colour planes of ReadImage). Every pip
+// candidate within reach, on every plane, of the pip's colour and of its
+// size or bigger, is taken as evidence against the one where a face that
+// holds the pip, or is centred on it, would want a pip, whatever the face's
+// turn in its plane:
+//
+//   - any such pip near the lone one (a corner of a three or a five, a pip
+//     of a two, four or six centred there, a six's neighbour pip);
+//   - any beside or above it (the rest of a top face of which the lone pip
+//     is a bottom or side corner; seen from the side, a one's side faces lie
+//     below it);
+//   - two, farther below, that continue it as the pips of one face do: in a
+//     row, or as the corners of a square (the rest of a top face of which
+//     the lone pip is the top corner), both foreshortened as it is;
+//   - a much bigger pip near it (the lone pip is a speck beside a real
+//     one).
+//
+// Glare (white on a coloured die with coloured pips) and print are not of
+// the pip's colour and are no evidence. The face around the pip must also
+// be the die body's colour (or colourless on a colourless die), and its
+// blanks must not be of the pip's colour: there a pip may be too blurred to
+// be found.
+func (rd *Reader) oneShown(f *face) bool {
+	if !rd.opts.Oblique || rd.img == nil || f.n != 1 {
+		return false
+	}
+	p := &rd.s.pips[f.idx[0]]
+	fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
+	pc, ok := rd.rgbAt(p.pos(), int(maxf(1, 0.5*p.b)))
+	if !ok {
+		return false
+	}
+	// the face's colour: the median of the blanks'
+	blanks := oneBlanks(f.c, fr, f.d)
+	cols := make([][3]float64, len(blanks))
+	br := int(maxf(1, 0.3*f.d))
+	for k, b := range blanks {
+		if cols[k], ok = rd.rgbAt(b, br); !ok {
+			return false
+		}
+	}
+	var fc [3]float64
+	ch := make([]float64, len(cols))
+	for c := range fc {
+		for k, col := range cols {
+			ch[k] = col[c]
+		}
+		sort.Float64s(ch)
+		fc[c] = ch[len(ch)/2]
+	}
+	// the body's colour, as it stands out from the table around the die
+	var near image.Image = rd.img
+	if sub, ok := rd.img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}); ok {
+		near = sub.SubImage(rd.around(p.pos(), bodyReach*p.d()))
+	}
+	if cb, cr, ok := bodyChroma(near); ok {
+		fb, fr := chromaOf(uint8(fc[0]), uint8(fc[1]), uint8(fc[2]))
+		if max(abs(fb-cb), abs(fr-cr)) > maxFaceShift {
+			return false
+		}
+	} else if greySpread(fc) > maxGreySpread {
+		return false
+	}
+	for _, col := range cols {
+		if a, o := pipness(col, fc, pc); a-offColour*o > maxOneBlankColour {
+			return false
+		}
+	}
+	// the candidates: not the pip itself, no speck, of a colour
+	type cand struct {
+		s      *pip
+		rs     float64 // its semi-axis over the pip's
+		w      vec     // its offset from the pip in the face's plane
+		nd     float64 // the offset's length over the larger pip's diameter
+		kin    bool    // of the pip's colour and size
+		aslant bool    // foreshortened as the pip is
+	}
+	var cs []cand
+	sight := rd.sightings(p.pos(), sightReach*p.d())
+	for i := range sight {
+		s := &sight[i]
+		rs := s.a / p.a
+		if dist(s.pos(), p.pos()) < maxf(s.a, p.a) || rs < minKinSize {
+			continue
+		}
+		sc, ok := rd.rgbAt(s.pos(), int(maxf(1, 0.5*s.b)))
+		if !ok {
+			continue
+		}
+		a, o := pipness(sc, fc, pc)
+		w := fr.unproj(s.pos().sub(p.pos()))
+		c := cand{s: s, rs: rs, w: w, nd: w.len() / (2 * maxf(s.a, p.a))}
+		c.kin = a >= minKinColour && o <= maxKinStray && rs <= maxKinSize
+		rp, rq := p.b/p.a, s.b/s.a
+		c.aslant = absf(rp-rq) <= 0.2 && (rp >= 0.85 || rq >= 0.85 || absf(p.ux*s.ux+p.uy*s.uy) >= 0.9)
+		if rs > maxKinSize && dist(s.pos(), p.pos()) < bigReach*s.d() {
+			return false
+		}
+		if !c.kin {
+			continue
+		}
+		if c.nd < nearReach {
+			return false
+		}
+		if (s.y-p.y)/p.d() < minBelow && c.nd < sideReach {
+			return false
+		}
+		cs = append(cs, c)
+	}
+	for i := range cs {
+		c := &cs[i]
+		if !c.aslant || c.nd > rowReach {
+			continue
+		}
+		w, r := c.w, rot90(c.w)
+		for _, x := range [...]vec{w.mul(2), w.mul(-1), w.add(r), w.sub(r), r, r.mul(-1), w.add(r).mul(0.5), w.sub(r).mul(0.5)} {
+			for j := range cs {
+				if j != i && cs[j].aslant && cs[j].w.sub(x).len() < rowSlack*w.len() {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// bodyReach is the half side, in the lone pip's diameters, of the square
+// around it in which its die's body colour is told from the table's: a
+// die seen from the side is about six of a one's pips wide.
+const bodyReach = 6
+
+// sightReach is the half side, in the lone pip's diameters, of the square
+// around it searched for the pips of another face.
+const sightReach = 16
+
+// minKinSize and maxKinSize bound the semi-axis, over the lone pip's, of
+// a candidate that may be a pip of a face holding it: smaller ones are
+// specks, bigger ones no pips of the same face (see bigReach).
+const (
+	minKinSize = 0.45
+	maxKinSize = 1.7
+)
+
+// minKinColour and maxKinStray bound the colour of a candidate that may be
+// a pip of a face holding the lone pip: along the way from the face's colour
+// to the pip's (see pipness), at least halfway, and straying off it by at
+// most that much (glare on a coloured die, print on a white one stray
+// more).
+const (
+	minKinColour = 0.5
+	maxKinStray  = 0.3
+)
+
+// Where, in the larger pip's diameters and in the face's plane, a
+// candidate shows that the lone pip is no one: nearer than nearReach
+// around it (the would-be pips of a face centred on it, or a six's
+// neighbour pip), nearer than sideReach beside or above it (less than
+// minBelow of the lone pip's diameters below it, down the image), a much
+// bigger candidate nearer than bigReach of its own diameters in the image
+// (whatever the lone pip's foreshortening), and two foreshortened as the
+// pip is, nearer than rowReach, that continue it as a face's pips do
+// (within rowSlack of their spacing).
+const (
+	nearReach = 2.2
+	sideReach = 6
+	minBelow  = 0.4
+	bigReach  = 3
+	rowReach  = 5
+	rowSlack  = 0.3
+)
+
+// maxFaceShift is the farthest, in chroma levels, that the colour around a
+// one may lie from its coloured die's body colour.
+const maxFaceShift = 24
+
+// maxOneBlankColour is the most that a one's blank may be of the pip's
+// colour (see pipness, less offColour times its stray).
+const maxOneBlankColour = 0.1
+
+// rgbAt returns the mean red, green and blue of the colour image being
+// read over the square of half side r around p (in the coordinates of
+// rd.s.pips), and false when it is not inside the image.
+func (rd *Reader) rgbAt(p vec, r int) ([3]float64, bool) {
+	x, y := int(p.x+0.5)+rd.g.Rect.Min.X, int(p.y+0.5)+rd.g.Rect.Min.Y
+	return meanRGB(rd.img, image.Rect(x-r, y-r, x+r+1, y+r+1))
+}
+
+// pipness returns how far the colour x lies along the way from the face's
+// colour fc to the pip's pc (0 at the face's, 1 at the pip's), and how far,
+// in the same unit, it strays off that way.
+func pipness(x, fc, pc [3]float64) (along, off float64) {
+	var pf [3]float64
+	n2 := 0.0
+	for c := range pf {
+		pf[c] = pc[c] - fc[c]
+		n2 += pf[c] * pf[c]
+	}
+	if n2 == 0 {
+		return 0, 0
+	}
+	for c := range x {
+		along += (x[c] - fc[c]) * pf[c] / n2
+	}
+	for c := range x {
+		off += sq(x[c] - fc[c] - along*pf[c])
+	}
+	return along, math.Sqrt(off / n2)
+}
