@@ -53,6 +53,10 @@ type face struct {
 	d       float64 // mean pip diameter
 	u       vec     // major axis of its pips (the face's unforeshortened direction)
 	shape   float64 // 4…6 pips: the pattern's aspect (≥ 1) once the pips' foreshortening is undone
+
+	// squareCut: partial, a one seen from the side whose face reaches
+	// past the border only as guessed square on, not foreshortened
+	squareCut bool
 }
 
 // faceFrame maps face-plane offsets to image offsets using the mean

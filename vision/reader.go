@@ -130,6 +130,9 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // the pip's colour and size near it, beside it or above it, none in a row
 // or square with it below it, no much bigger pip beside it; and the face
 // around it is the die body's colour, with no blank of the pip's colour.
+// The same evidence lets a one be read whose face, guessed from its pip's
+// size as if seen square on, would reach past the image border, but does
+// not once foreshortened as its pip is.
 //
 // With an oblique camera, a value is answered only if the die's outline,
 // when it can be told from the background (a coloured die), puts the face
@@ -319,22 +322,13 @@ func (rd *Reader) findFaces() []face {
 			f.con /= float64(len(idx))
 			f.dark = ps[idx[0]].dark
 		}
-		if f.ok && !f.partial {
-			w, h := float64(rd.g.Rect.Dx()), float64(rd.g.Rect.Dy())
-			m := 0.1 * f.r
-			ex, ey := f.r, f.r
-			if rd.opts.Oblique && f.n >= 3 {
-				// seen from the side, the face's outline is foreshortened
-				// as its pips are (one or two pips say too little of
-				// their face's extent)
-				n := rot90(f.u)
-				k := maxf(f.ratio, 0.3)
-				ex = f.r * math.Hypot(f.u.x, k*n.x)
-				ey = f.r * math.Hypot(f.u.y, k*n.y)
-			}
-			if f.c.x-ex < -m || f.c.y-ey < -m || f.c.x+ex > w+m || f.c.y+ey > h+m {
-				f.partial = true
-			}
+		if f.ok && !f.partial && rd.pastBorder(&f, rd.opts.Oblique && f.n >= 3) {
+			// seen from the side, the face's outline is foreshortened as
+			// its pips are; one or two pips say too little of their
+			// face's extent, but a one that reaches past the border only
+			// unforeshortened may be whole (see decide)
+			f.partial = true
+			f.squareCut = rd.opts.Oblique && f.n == 1 && !rd.pastBorder(&f, true)
 		}
 		faces = append(faces, f)
 	}
@@ -731,10 +725,23 @@ func (rd *Reader) decide(faces []face) Result {
 	}
 	if rd.opts.Oblique {
 		// a one whose blanks are darker than a face's may still be shown
-		// alone by the pips seen around it
+		// alone by the pips seen around it; and a one whose face,
+		// guessed from its pip as if seen square on, reaches past the
+		// image border but, foreshortened as its pip is, does not, is
+		// whole if they show it alone: a pip's size says little of its
+		// face's (the one of some dice is much bigger than their other
+		// pips), and a corner pip of another face whose other pips were
+		// found at another foreshortening would pass for a whole one
+		// but for the pips around it
 		for _, i := range d.faces {
-			if f := &faces[i]; f.n == 1 && !f.ok && !f.partial && f.blank < maxLoneBlank && f.r >= minObliqueFace && f.con >= 40 {
+			f := &faces[i]
+			if f.n != 1 || f.r < minObliqueFace || f.con < 40 {
+				continue
+			}
+			if !f.ok && !f.partial && f.blank < maxLoneBlank {
 				f.ok = rd.oneShown(f)
+			} else if f.ok && f.squareCut {
+				f.partial = !rd.oneShown(f)
 			}
 		}
 	}
@@ -1139,6 +1146,23 @@ func nextCombination(pick []int, n int) bool {
 		pick[j] = pick[j-1] + 1
 	}
 	return true
+}
+
+// pastBorder reports whether the face f reaches past the border of the
+// plane read (by more than a tenth of its half side): as a square of half
+// side f.r, or, when foreshortened, as that square foreshortened as its
+// pips are.
+func (rd *Reader) pastBorder(f *face, foreshortened bool) bool {
+	w, h := float64(rd.g.Rect.Dx()), float64(rd.g.Rect.Dy())
+	m := 0.1 * f.r
+	ex, ey := f.r, f.r
+	if foreshortened {
+		n := rot90(f.u)
+		k := maxf(f.ratio, 0.3)
+		ex = f.r * math.Hypot(f.u.x, k*n.x)
+		ey = f.r * math.Hypot(f.u.y, k*n.y)
+	}
+	return f.c.x-ex < -m || f.c.y-ey < -m || f.c.x+ex > w+m || f.c.y+ey > h+m
 }
 
 // around returns the square of half side r around c (in the coordinates
