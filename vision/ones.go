@@ -30,11 +30,15 @@ import (
 //     one).
 //
 // Glare (white on a coloured die with coloured pips) and print are not of
-// the pip's colour and are no evidence. The face around the pip must also
+// the pip's colour and are no evidence, nor is a pip of a whole face of
+// four or more pips among faces (those found on the plane read) that lies
+// wholly below the lone pip and does not reach it: a side face seen whole. No
+// face of four or more pips, less one pip, is another face, so the lone
+// pip cannot be the rest of that face, and a pip cannot be on two faces. The face around the pip must also
 // be the die body's colour (or colourless on a colourless die), and its
 // blanks must not be of the pip's colour: there a pip may be too blurred to
 // be found.
-func (rd *Reader) oneShown(f *face) bool {
+func (rd *Reader) oneShown(f *face, faces []face) bool {
 	if !rd.opts.Oblique || rd.img == nil || f.n != 1 {
 		return false
 	}
@@ -96,7 +100,7 @@ func (rd *Reader) oneShown(f *face) bool {
 	for i := range sight {
 		s := &sight[i]
 		rs := s.a / p.a
-		if dist(s.pos(), p.pos()) < maxf(s.a, p.a) || rs < minKinSize {
+		if dist(s.pos(), p.pos()) < maxf(s.a, p.a) || rs < minKinSize || rd.onSideFace(s, p, faces) {
 			continue
 		}
 		sc, ok := rd.rgbAt(s.pos(), int(maxf(1, 0.5*s.b)))
@@ -138,6 +142,28 @@ func (rd *Reader) oneShown(f *face) bool {
 		}
 	}
 	return true
+}
+
+// onSideFace reports whether the pip candidate s is a pip of a whole face
+// of four or more pips among faces that does not reach the lone pip p and
+// whose every pip lies below it (by minBelow of its diameters at least).
+func (rd *Reader) onSideFace(s, p *pip, faces []face) bool {
+	for i := range faces {
+		o := &faces[i]
+		if !o.ok || o.partial || o.n < 4 || !rd.outside(*o, p.pos()) {
+			continue
+		}
+		below, holds := true, false
+		for _, j := range o.idx {
+			q := &rd.s.pips[j]
+			below = below && (q.y-p.y)/p.d() >= minBelow
+			holds = holds || dist(q.pos(), s.pos()) < maxf(q.b, s.b)
+		}
+		if below && holds {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyReach is the half side, in the lone pip's diameters, of the square

@@ -48,7 +48,7 @@ func TestOneShown_CornerPipsOfOtherFaces(t *testing.T) {
 						top = false
 					}
 				}
-				if top && rd.oneShown(f) {
+				if top && rd.oneShown(f, faces) {
 					t.Errorf("%s: plane %d: the lone pip at (%.0f,%.0f) is shown to be a one", name, kind, f.c.x, f.c.y)
 				}
 			}

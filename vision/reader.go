@@ -739,9 +739,9 @@ func (rd *Reader) decide(faces []face) Result {
 				continue
 			}
 			if !f.ok && !f.partial && f.blank < maxLoneBlank {
-				f.ok = rd.oneShown(f)
+				f.ok = rd.oneShown(f, faces)
 			} else if f.ok && f.squareCut {
-				f.partial = !rd.oneShown(f)
+				f.partial = !rd.oneShown(f, faces)
 			}
 		}
 	}
@@ -886,7 +886,7 @@ func (rd *Reader) decide(faces []face) Result {
 	}
 	shown := false
 	if f.n == 1 && !lone && rd.opts.Oblique {
-		shown = rd.oneShown(f)
+		shown = rd.oneShown(f, faces)
 	}
 	conf := 1.0
 	if lone || shown {
