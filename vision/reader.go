@@ -85,6 +85,8 @@ type Reader struct {
 	spix      []uint8         // the colour plane searched for sight
 
 	faceR   float64 // half side of the face read last, px
+	multiR  float64 // half side of the main die's best face in the last Multi, px
+	multiAt []vec   // the pips of the last grey reading of several dice
 	faceC   vec     // centre of the face read last, in the image's coordinates
 	faceH   float64 // its half height as seen, px (0 for a one)
 	confirm bool    // the value read last stands only if the die's outline puts its face on top
@@ -111,7 +113,9 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
 // oblique camera ([ObliqueOpts]) and a colour image that the grey does not
-// read, the pips are looked for again where colour sets them apart: as
+// read (or reads as several dice whose pips all lie within one die's
+// reach, which the die read in colour must then hold), the pips are
+// looked for again where colour sets them apart: as
 // light pips on the plane of distances from a coloured die's body colour,
 // then as light pips on the plane of the channels that body is weak in (at
 // full resolution, where a camera keeps colour at half of it or less),
@@ -139,12 +143,25 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone = img, Gray(img), false
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
+	oneDie := false
+	if res.Answer == Multi && rd.opts.Oblique {
+		// specks and glints on a die in grey can look like the pips of
+		// two dice; when all the pips found lie within one die's reach,
+		// a colour plane's reading stands instead if its die holds them
+		// all (dice apart, the common case of a multi, are not retried)
+		rd.multiAt = rd.multiAt[:0]
+		o := vec{float64(rd.g.Rect.Min.X), float64(rd.g.Rect.Min.Y)}
+		for i := range rd.s.pips {
+			rd.multiAt = append(rd.multiAt, rd.s.pips[i].pos().add(o))
+		}
+		oneDie = withinReach(rd.multiAt, rd.multiR)
+	}
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
+		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
-			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value && (res.Answer != Multi || rd.holdsAll(rd.multiAt)) {
 				res = r
 			}
 		}
@@ -166,6 +183,37 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	}
 	return res
 }
+
+// withinReach reports whether the points ps all fit within the reach of a
+// single die whose top face has half side r.
+func withinReach(ps []vec, r float64) bool {
+	var box [2]vec
+	for i, p := range ps {
+		if i == 0 {
+			box = [2]vec{p, p}
+			continue
+		}
+		box[0] = vec{minf(box[0].x, p.x), minf(box[0].y, p.y)}
+		box[1] = vec{maxf(box[1].x, p.x), maxf(box[1].y, p.y)}
+	}
+	return dist(box[0], box[1]) <= 2*multiReach*r
+}
+
+// holdsAll reports whether every point of ps is within the reach of the die
+// whose face was read last.
+func (rd *Reader) holdsAll(ps []vec) bool {
+	for _, p := range ps {
+		if dist(p, rd.faceC) > multiReach*rd.faceR {
+			return false
+		}
+	}
+	return true
+}
+
+// multiReach is how far, in half sides of a die's top face, from its
+// centre the die seen from the side reaches: the top face, and the side
+// faces below it.
+const multiReach = 3.0
 
 // dieGroup is the faces thought to belong to one die.
 type dieGroup struct {
@@ -722,6 +770,7 @@ func (rd *Reader) decide(faces []face) Result {
 				box = box.Union(faceBox(&faces[i]))
 			}
 		}
+		rd.multiR = mf.r
 		return Result{Answer: Multi, Confidence: 0.8, Box: box}
 	}
 	d := real[0]
