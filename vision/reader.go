@@ -566,9 +566,11 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 // splitTop looks, in a group of pips that is not one face, for a face of
 // two or three pips whose pattern checks, with every other pip of the group
 // more than 0.6 half sides below its centre (seen from the side of an
-// upright photo, the side faces lie below the top face) and forming a whole
-// face of its own: the group is then the top face and one side face. It
-// returns both, or nil.
+// upright photo, the side faces lie below the top face) and either forming
+// a whole face of its own or lying wholly beyond the top face in its plane
+// (a side face of which some pips were lost: its pattern says nothing, but
+// the top's blanks have shown those pips are none of the top's): the group
+// is then the top face and one side face. It returns both, or nil.
 func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 	ps := rd.s.pips
 	n := len(idx)
@@ -600,14 +602,11 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 						below = false
 					}
 				}
-				if below && len(others) == 1 && rd.outside(f, ps[others[0]].pos()) {
-					// a side face of which one pip was found: its
-					// pattern says nothing, but the top's blanks have
-					// shown that pip is none of the top's
-					return sub, others
-				}
-				if below && len(others) >= 2 && len(others) <= 6 {
-					if o := rd.checkFace(others); o.ok && (!o.partial || rd.allOutside(f, others)) {
+				if below && len(others) >= 1 && len(others) <= 6 {
+					if rd.allOutside(f, others) {
+						return sub, others
+					}
+					if o := rd.checkFace(others); len(others) >= 2 && o.ok && !o.partial {
 						return sub, others
 					}
 				}
