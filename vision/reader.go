@@ -1025,15 +1025,16 @@ func (rd *Reader) loneTop(faces []face, idx []int, best int) int {
 	return t
 }
 
-// stacked reports whether the face best, of three or more pips, has a
+// stacked reports whether the face best, of two or more pips, has a
 // whole face of the same die below it: seen from the side of an upright
 // photo, the side faces stand side by side below the top face, and no
 // face shows below a side face, so a face with another below it is the
-// top, however steep. A face of one or two pips may be a part of the top
-// whose other pips were lost, and is left to the die's outline.
+// top, however steep. A face of one pip, or a two that may be a part of
+// a bigger top whose other pips were lost (see wholeTwo), is left to the
+// die's outline.
 func (rd *Reader) stacked(faces []face, idx []int, best int) bool {
 	b := &faces[best]
-	if b.n < 3 {
+	if b.n < 2 || b.n == 2 && !rd.wholeTwo(b) {
 		return false
 	}
 	for _, i := range idx {
@@ -1047,6 +1048,40 @@ func (rd *Reader) stacked(faces []face, idx []int, best int) bool {
 	}
 	return false
 }
+
+// wholeTwo reports whether the two f shows no shade of the pips of a
+// bigger face it could be a part of: a four, five or six whose other pips
+// were lost in the blur of a steep face. Such a pip still shades its place
+// (a fifth of the way to a pip or more), which lies at the two's blanks
+// when its pips are opposite corners of that face, or, in the face's
+// plane, half the pips' distance across the line of its pips (a six's
+// middle row and a row beside it), or all of it on the far side (the far
+// side of a four or six whose near side's pips were found: the near pips,
+// closest to the camera, are the clearest, and a side's length nearer
+// lies on a side face).
+func (rd *Reader) wholeTwo(f *face) bool {
+	if f.blank > maxWholeTwoBlank {
+		return false
+	}
+	p0, p1 := rd.s.pips[f.idx[0]].pos(), rd.s.pips[f.idx[1]].pos()
+	across := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}.rotFace(p1.sub(p0))
+	if across.y > 0 {
+		across = across.mul(-1)
+	}
+	for _, p := range [2]vec{p0, p1} {
+		for _, k := range [3]float64{-0.5, 0.5, 1} {
+			if v, ok := rd.darkness(p.add(across.mul(k)), *f); !ok || v > maxWholeTwoBlank {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxWholeTwoBlank is the darkest place (0: the face's colour, 1: a
+// pip's) where a two that a face below confirms as the top may have a
+// lost pip of a bigger face.
+const maxWholeTwoBlank = 0.1
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
 // around a lone pip that loneTop takes as a one: darker than halfway to a
