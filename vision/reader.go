@@ -85,6 +85,8 @@ type Reader struct {
 	spix      []uint8         // the colour plane searched for sight
 
 	faceR   float64 // half side of the face read last, px
+	multiR  float64 // half side of the main die's best face in the last Multi, px
+	multiAt []vec   // the pips of the last grey reading of several dice
 	faceC   vec     // centre of the face read last, in the image's coordinates
 	faceH   float64 // its half height as seen, px (0 for a one)
 	confirm bool    // the value read last stands only if the die's outline puts its face on top
@@ -111,7 +113,9 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
 // oblique camera ([ObliqueOpts]) and a colour image that the grey does not
-// read, the pips are looked for again where colour sets them apart: as
+// read (or reads as several dice whose pips all lie within one die's
+// reach, which the die read in colour must then hold), the pips are
+// looked for again where colour sets them apart: as
 // light pips on the plane of distances from a coloured die's body colour,
 // then as light pips on the plane of the channels that body is weak in (at
 // full resolution, where a camera keeps colour at half of it or less),
@@ -142,12 +146,25 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone = img, Gray(img), false
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
+	oneDie := false
+	if res.Answer == Multi && rd.opts.Oblique {
+		// specks and glints on a die in grey can look like the pips of
+		// two dice; when all the pips found lie within one die's reach,
+		// a colour plane's reading stands instead if its die holds them
+		// all (dice apart, the common case of a multi, are not retried)
+		rd.multiAt = rd.multiAt[:0]
+		o := vec{float64(rd.g.Rect.Min.X), float64(rd.g.Rect.Min.Y)}
+		for i := range rd.s.pips {
+			rd.multiAt = append(rd.multiAt, rd.s.pips[i].pos().add(o))
+		}
+		oneDie = withinReach(rd.multiAt, rd.multiR)
+	}
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
+		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
-			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value && (res.Answer != Multi || rd.holdsAll(rd.multiAt)) {
 				res = r
 			}
 		}
@@ -169,6 +186,37 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	}
 	return res
 }
+
+// withinReach reports whether the points ps all fit within the reach of a
+// single die whose top face has half side r.
+func withinReach(ps []vec, r float64) bool {
+	var box [2]vec
+	for i, p := range ps {
+		if i == 0 {
+			box = [2]vec{p, p}
+			continue
+		}
+		box[0] = vec{minf(box[0].x, p.x), minf(box[0].y, p.y)}
+		box[1] = vec{maxf(box[1].x, p.x), maxf(box[1].y, p.y)}
+	}
+	return dist(box[0], box[1]) <= 2*multiReach*r
+}
+
+// holdsAll reports whether every point of ps is within the reach of the die
+// whose face was read last.
+func (rd *Reader) holdsAll(ps []vec) bool {
+	for _, p := range ps {
+		if dist(p, rd.faceC) > multiReach*rd.faceR {
+			return false
+		}
+	}
+	return true
+}
+
+// multiReach is how far, in half sides of a die's top face, from its
+// centre the die seen from the side reaches: the top face, and the side
+// faces below it.
+const multiReach = 3.0
 
 // dieGroup is the faces thought to belong to one die.
 type dieGroup struct {
@@ -512,9 +560,11 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 // splitTop looks, in a group of pips that is not one face, for a face of
 // two or three pips whose pattern checks, with every other pip of the group
 // more than 0.6 half sides below its centre (seen from the side of an
-// upright photo, the side faces lie below the top face) and forming a whole
-// face of its own: the group is then the top face and one side face. It
-// returns both, or nil.
+// upright photo, the side faces lie below the top face) and either forming
+// a whole face of its own or lying wholly beyond the top face in its plane
+// (a side face of which some pips were lost: its pattern says nothing, but
+// the top's blanks have shown those pips are none of the top's): the group
+// is then the top face and one side face. It returns both, or nil.
 func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 	ps := rd.s.pips
 	n := len(idx)
@@ -546,14 +596,11 @@ func (rd *Reader) splitTop(idx []int) (top, rest []int) {
 						below = false
 					}
 				}
-				if below && len(others) == 1 && rd.outside(f, ps[others[0]].pos()) {
-					// a side face of which one pip was found: its
-					// pattern says nothing, but the top's blanks have
-					// shown that pip is none of the top's
-					return sub, others
-				}
-				if below && len(others) >= 2 && len(others) <= 6 {
-					if o := rd.checkFace(others); o.ok && (!o.partial || rd.allOutside(f, others)) {
+				if below && len(others) >= 1 && len(others) <= 6 {
+					if rd.allOutside(f, others) {
+						return sub, others
+					}
+					if o := rd.checkFace(others); len(others) >= 2 && o.ok && !o.partial {
 						return sub, others
 					}
 				}
@@ -716,6 +763,7 @@ func (rd *Reader) decide(faces []face) Result {
 				box = box.Union(faceBox(&faces[i]))
 			}
 		}
+		rd.multiR = mf.r
 		return Result{Answer: Multi, Confidence: 0.8, Box: box}
 	}
 	d := real[0]
@@ -984,15 +1032,16 @@ func (rd *Reader) loneTop(faces []face, idx []int, best int) int {
 	return t
 }
 
-// stacked reports whether the face best, of three or more pips, has a
+// stacked reports whether the face best, of two or more pips, has a
 // whole face of the same die below it: seen from the side of an upright
 // photo, the side faces stand side by side below the top face, and no
 // face shows below a side face, so a face with another below it is the
-// top, however steep. A face of one or two pips may be a part of the top
-// whose other pips were lost, and is left to the die's outline.
+// top, however steep. A face of one pip, or a two that may be a part of
+// a bigger top whose other pips were lost (see wholeTwo), is left to the
+// die's outline.
 func (rd *Reader) stacked(faces []face, idx []int, best int) bool {
 	b := &faces[best]
-	if b.n < 3 {
+	if b.n < 2 || b.n == 2 && !rd.wholeTwo(b) {
 		return false
 	}
 	for _, i := range idx {
@@ -1006,6 +1055,40 @@ func (rd *Reader) stacked(faces []face, idx []int, best int) bool {
 	}
 	return false
 }
+
+// wholeTwo reports whether the two f shows no shade of the pips of a
+// bigger face it could be a part of: a four, five or six whose other pips
+// were lost in the blur of a steep face. Such a pip still shades its place
+// (a fifth of the way to a pip or more), which lies at the two's blanks
+// when its pips are opposite corners of that face, or, in the face's
+// plane, half the pips' distance across the line of its pips (a six's
+// middle row and a row beside it), or all of it on the far side (the far
+// side of a four or six whose near side's pips were found: the near pips,
+// closest to the camera, are the clearest, and a side's length nearer
+// lies on a side face).
+func (rd *Reader) wholeTwo(f *face) bool {
+	if f.blank > maxWholeTwoBlank {
+		return false
+	}
+	p0, p1 := rd.s.pips[f.idx[0]].pos(), rd.s.pips[f.idx[1]].pos()
+	across := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}.rotFace(p1.sub(p0))
+	if across.y > 0 {
+		across = across.mul(-1)
+	}
+	for _, p := range [2]vec{p0, p1} {
+		for _, k := range [3]float64{-0.5, 0.5, 1} {
+			if v, ok := rd.darkness(p.add(across.mul(k)), *f); !ok || v > maxWholeTwoBlank {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxWholeTwoBlank is the darkest place (0: the face's colour, 1: a
+// pip's) where a two that a face below confirms as the top may have a
+// lost pip of a bigger face.
+const maxWholeTwoBlank = 0.1
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
 // around a lone pip that loneTop takes as a one: darker than halfway to a
