@@ -684,7 +684,10 @@ func (rd *Reader) decide(faces []face) Result {
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			rs := faces[i].d / faces[j].d
-			if rs > 0.5 && rs < 2 && dist(faces[i].c, faces[j].c) < 1.15*(faces[i].r+faces[j].r) {
+			if rs <= 0.5 || rs >= 2 {
+				continue
+			}
+			if gap := dist(faces[i].c, faces[j].c) / (faces[i].r + faces[j].r); gap < 1.15 || gap < maxJoinGap && rd.oneBody(&faces[i], &faces[j]) {
 				parent[find(i)] = find(j)
 			}
 		}
@@ -1182,6 +1185,34 @@ func (rd *Reader) apart(f, o *face) bool {
 	}
 	return true
 }
+
+// oneBody reports whether the faces f and o, seen from the side a little
+// farther apart than the faces of one die usually are, are still the faces
+// of one die: both whole faces of two or more pips, of pips alike enough in
+// size to pass for a second die (so that the question arises), with no gap
+// between dice on the way from either to the other. A die seen from the
+// side shows its top and a side face one above the other, and a big die's
+// faces stand farther apart than their pips make them look; two dice are
+// parted by the table between them unless they touch.
+func (rd *Reader) oneBody(f, o *face) bool {
+	if !rd.opts.Oblique {
+		return false
+	}
+	if rs := f.d / o.d; rs < 0.65 || rs > 1.55 {
+		return false
+	}
+	for _, x := range [2]*face{f, o} {
+		if !x.ok || x.partial || x.n < 2 {
+			return false
+		}
+	}
+	return !rd.apart(f, o) && !rd.apart(o, f)
+}
+
+// maxJoinGap is the farthest, in the sum of their half sides, that two
+// whole faces with no gap between them are taken for faces of one die (see
+// oneBody).
+const maxJoinGap = 1.4
 
 // apartLevel is the level (0: pip, 1: face) under which the way between
 // two faces is taken as a gap between dice.
