@@ -37,7 +37,9 @@ import (
 // pip cannot be the rest of that face, and a pip cannot be on two faces. The face around the pip must also
 // be the die body's colour (or colourless on a colourless die), and its
 // blanks must not be of the pip's colour: there a pip may be too blurred to
-// be found.
+// be found. A blank or a candidate past the face's edge below the pip,
+// where a shaded side face begins (see pastEdge), is on another face and
+// no evidence.
 func (rd *Reader) oneShown(f *face, faces []face) bool {
 	if !rd.opts.Oblique || rd.img == nil || f.n != 1 {
 		return false
@@ -81,8 +83,8 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 	} else if greySpread(fc) > maxGreySpread {
 		return false
 	}
-	for _, col := range cols {
-		if a, o := pipness(col, fc, pc); a-offColour*o > maxOneBlankColour {
+	for k, col := range cols {
+		if a, o := pipness(col, fc, pc); a-offColour*o > maxOneBlankColour && !rd.pastEdge(p, blanks[k], fc, pc) {
 			return false
 		}
 	}
@@ -116,7 +118,7 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 		if rs > maxKinSize && dist(s.pos(), p.pos()) < bigReach*s.d() {
 			return false
 		}
-		if !c.kin {
+		if !c.kin || rd.pastEdge(p, s.pos(), fc, pc) {
 			continue
 		}
 		if c.nd < nearReach {
@@ -143,6 +145,100 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 	}
 	return true
 }
+
+// pastEdge reports whether the point x, below the lone pip p, lies on
+// another face than the pip's, past the straight edge of the pip's face
+// below it: seen from the side, a one's farthest blanks and the pips of
+// its side faces lie there, and a shaded side face takes the pip's colour
+// on a colourless die. Rays from beside the pip, parallel to the way from
+// the pip to x and spread edgeSpan of the pip's diameters across it, must
+// each leave the face's colour (fc) for the pip's (pc) for good (at least
+// up to x, and for edgeDepth of the pip's diameters), no farther than
+// edgeReach of them past x (x may be on the shaded rim before the edge),
+// at points in a straight line. The pips of the face are parted by its
+// colour, and no pip is so wide and deep; but for one ray at either end,
+// which may pass a corner of the face.
+func (rd *Reader) pastEdge(p *pip, x vec, fc, pc [3]float64) bool {
+	v := x.sub(p.pos())
+	l := v.len()
+	if v.y <= 0 || l == 0 {
+		return false
+	}
+	v = v.mul(1 / l)
+	e, d := rot90(v), p.d()
+	var ts, at [edgeRays]float64
+	for k := range at {
+		ts[k] = (float64(k)/(edgeRays-1) - 0.5) * edgeSpan * d
+		at[k] = rd.edgeAlong(p.pos().add(e.mul(ts[k])), v, p.a+1, l, d, fc, pc)
+	}
+	inner, first, last := at[1:edgeRays-1], at[0] >= 0, at[edgeRays-1] >= 0
+	for _, a := range inner {
+		if a < 0 {
+			return false
+		}
+	}
+	return first && onLine(ts[:edgeRays-1], at[:edgeRays-1], d) || last && onLine(ts[1:], at[1:], d)
+}
+
+// edgeAlong returns how far from o, along v, the ray from o leaves the
+// face's colour fc for the pip's pc for good (for edgeDepth of the pip's
+// diameters d, and up to l at least), searching from s0 to edgeReach of d
+// past l; or -1.
+func (rd *Reader) edgeAlong(o, v vec, s0, l, d float64, fc, pc [3]float64) float64 {
+	at, r := -1.0, int(maxf(1, 0.1*d))
+	for s := s0; at < 0 && s <= l+edgeReach*d || s <= maxf(l, at+edgeDepth*d); s += maxf(1, 0.1*d) {
+		col, ok := rd.rgbAt(o.add(v.mul(s)), r)
+		if !ok {
+			return -1
+		}
+		if a, off := pipness(col, fc, pc); a-offColour*off < edgeLevel {
+			if at >= 0 {
+				return -1
+			}
+		} else if at < 0 {
+			at = s
+		}
+	}
+	return at
+}
+
+// onLine reports whether the points (ts[k], at[k]) lie within edgeSlack
+// of the pip's diameter d of their least-squares line.
+func onLine(ts, at []float64, d float64) bool {
+	n := float64(len(ts))
+	var mt, ma float64
+	for k := range at {
+		mt += ts[k] / n
+		ma += at[k] / n
+	}
+	var stt, sta float64
+	for k := range at {
+		stt += sq(ts[k] - mt)
+		sta += (ts[k] - mt) * (at[k] - ma)
+	}
+	c := sta / stt
+	for k := range at {
+		if absf(at[k]-ma-c*(ts[k]-mt)) > edgeSlack*d {
+			return false
+		}
+	}
+	return true
+}
+
+// The edge of a one's face below its pip (see pastEdge) is told by
+// edgeRays rays spread over edgeSpan of the pip's diameters, leaving the
+// face's colour at edgeLevel of the way to the pip's (see pipness, less
+// offColour times its stray: print is no edge) within edgeReach of its
+// diameters past the point, in a line within edgeSlack of them, and
+// keeping the pip's colour for edgeDepth of them.
+const (
+	edgeRays  = 7
+	edgeSpan  = 2
+	edgeLevel = 0.25
+	edgeSlack = 0.15
+	edgeDepth = 0.5
+	edgeReach = 1
+)
 
 // onSideFace reports whether the pip candidate s is a pip of a whole face
 // of four or more pips among faces that does not reach the lone pip p and
