@@ -138,6 +138,10 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // size as if seen square on, would reach past the image border, but does
 // not once foreshortened as its pip is.
 //
+// Seen from the side, an image that is read on no plane, and shows no
+// other die, is read once more on every plane looking for the thinner pips
+// of a steeper face too (see readSteep).
+//
 // With an oblique camera, a value is answered only if the die's outline,
 // when it can be told from the background (a coloured die), puts the face
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
@@ -183,6 +187,34 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	}
 	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
 		return Result{Answer: Multi, Confidence: 0.7}
+	}
+	if res.Answer == Unsure {
+		return rd.readSteep(img, res)
+	}
+	return res
+}
+
+// readSteep reads img again, on the grey and then on each colour plane,
+// looking for pips foreshortened further than a face is usually seen (see
+// steepRatio), and returns the first value read, or res. Seen from the
+// side, a steep top face's pips are thin slivers, as thin as the glints
+// and the edges of a die's rounded corners; looked for on every image,
+// these would break up the faces that are read now, so they are looked
+// for only when nothing else was read and no other die was seen.
+func (rd *Reader) readSteep(img image.Image, res Result) Result {
+	rd.s.steep = true
+	defer func() { rd.s.steep = false }()
+	for _, kind := range [...]planeKind{planeGrey, planeBody, planeWeak, planeValue} {
+		g, ok := rd.grey, true
+		if kind != planeGrey {
+			g, ok = rd.colourPlane(img, kind)
+		}
+		if !ok {
+			continue
+		}
+		if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+			return r
+		}
 	}
 	return res
 }
@@ -267,7 +299,7 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	}
 	rd.s.oblique = rd.opts.Oblique
 	rd.s.kind = kind
-	ps := rd.s.detectPips(g, minD, maxD, 0.4)
+	ps := rd.s.detectPips(g, minD, maxD)
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
 	}
@@ -1282,7 +1314,7 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 		rd.ss.oblique = rd.opts.Oblique
 		rd.ss.kind = kind
 		dx, dy := float64(g.Rect.Min.X-o.X), float64(g.Rect.Min.Y-o.Y)
-		for _, p := range rd.ss.detectPips(g, minD, maxD, 0.4) {
+		for _, p := range rd.ss.detectPips(g, minD, maxD) {
 			p.x, p.y = p.x+dx, p.y+dy
 			rd.sight = append(rd.sight, p)
 		}
