@@ -244,8 +244,8 @@ func (s *scratch) minRatio() float64 {
 // tilted 66 degrees from the camera): thinner blobs are mostly glints, the
 // rims of rounded edges and fragments of pips. steepRatio is the most a
 // pip is foreshortened on a steep face looked for when nothing else is
-// read (72 degrees; thinner still, the blobs are as many glints as pips,
-// and a value is read wrongly on the matteop65 crops).
+// read (72 degrees, where a pip a few pixels tall is measured rounder than
+// it is; thinner still, the blobs are mostly glints and edges).
 const (
 	minPipRatio = 0.4
 	steepRatio  = 0.3

@@ -80,6 +80,7 @@ type Reader struct {
 	grey      *image.Gray     // the grey of the colour image being read
 	sight     []pip           // pip candidates on every plane of the colour image being read
 	sightDone bool            // sight is filled for the image being read
+	wholeSeen bool            // a whole face of two or more pips was found on a plane of the image being read
 	sightWin  image.Rectangle // the part of the image searched for sight
 	ss        scratch         // scratch of the search for sight
 	spix      []uint8         // the colour plane searched for sight
@@ -138,16 +139,16 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // size as if seen square on, would reach past the image border, but does
 // not once foreshortened as its pip is.
 //
-// Seen from the side, an image that is read on no plane, and shows no
-// other die, is read once more on every plane looking for the thinner pips
-// of a steeper face too (see readSteep).
+// Seen from the side, an image that is read on no plane, shows no other
+// die and no whole face, is read once more on every plane looking for the
+// thinner pips of a steeper face too (see readSteep).
 //
 // With an oblique camera, a value is answered only if the die's outline,
 // when it can be told from the background (a coloured die), puts the face
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
-	rd.img, rd.grey, rd.sightDone = img, Gray(img), false
+	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	oneDie := false
@@ -188,7 +189,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
 		return Result{Answer: Multi, Confidence: 0.7}
 	}
-	if res.Answer == Unsure {
+	if res.Answer == Unsure && !rd.wholeSeen {
 		return rd.readSteep(img, res)
 	}
 	return res
@@ -200,7 +201,11 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 // side, a steep top face's pips are thin slivers, as thin as the glints
 // and the edges of a die's rounded corners; looked for on every image,
 // these would break up the faces that are read now, so they are looked
-// for only when nothing else was read and no other die was seen.
+// for only when nothing else was read and no other die was seen. Nor are
+// they looked for when a whole face of two or more pips was found and not
+// read (it was not on top, say): the image was then unsure for a reason
+// thinner pips do not undo, and the slivers of the steep face above a
+// face seen square on would be read instead of it.
 func (rd *Reader) readSteep(img image.Image, res Result) Result {
 	rd.s.steep = true
 	defer func() { rd.s.steep = false }()
@@ -304,6 +309,11 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		return Result{Answer: None, Confidence: 0.9}
 	}
 	faces := rd.findFaces()
+	for i := range faces {
+		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 {
+			rd.wholeSeen = true
+		}
+	}
 	res := rd.decide(faces)
 	if !res.Box.Empty() {
 		res.Box = res.Box.Add(g.Rect.Min).Intersect(g.Rect)
