@@ -47,6 +47,7 @@ type scratch struct {
 	byLvl  []pip
 
 	oblique bool      // the camera sees the dice from the side
+	steep   bool      // pips foreshortened down to steepRatio are looked for too
 	kind    planeKind // what the plane searched holds
 }
 
@@ -62,8 +63,8 @@ const (
 // detectPips finds pip candidates in g, at up to four pyramid levels so
 // that pips from 3 to about 150 px wide are found with one local window.
 // minD and maxD (full-resolution diameters, 0 for no limit) restrict the
-// levels searched.
-func (s *scratch) detectPips(g *image.Gray, minD, maxD, minRatio float64) []pip {
+// levels searched; a pip's axes are no further apart than s.minRatio says.
+func (s *scratch) detectPips(g *image.Gray, minD, maxD float64) []pip {
 	s.pips = s.pips[:0]
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	if w <= 0 || h <= 0 {
@@ -92,7 +93,7 @@ func (s *scratch) detectPips(g *image.Gray, minD, maxD, minRatio float64) []pip 
 	s.dedupe()
 	out := s.pips[:0]
 	for _, p := range s.pips {
-		if p.b >= minRatio*p.a {
+		if p.b >= s.minRatio()*p.a {
 			out = append(out, p)
 		}
 	}
@@ -230,6 +231,26 @@ func (s *scratch) label(pl plane, mask []uint8, lvl int) {
 
 func (s *scratch) maxArea(lvl int) int { return maxArea }
 
+// minRatio is the smallest ratio of a pip's minor axis to its major axis
+// looked for: minPipRatio, or steepRatio when s.steep.
+func (s *scratch) minRatio() float64 {
+	if s.steep {
+		return steepRatio
+	}
+	return minPipRatio
+}
+
+// minPipRatio is the most a pip is foreshortened on the faces read (a face
+// tilted 66 degrees from the camera): thinner blobs are mostly glints, the
+// rims of rounded edges and fragments of pips. steepRatio is the most a
+// pip is foreshortened on a steep face looked for when nothing else is
+// read (72 degrees, where a pip a few pixels tall is measured rounder than
+// it is; thinner still, the blobs are mostly glints and edges).
+const (
+	minPipRatio = 0.4
+	steepRatio  = 0.3
+)
+
 const maxArea = 214
 
 // flood collects the 4-connected blob of class cls at start into s.blob,
@@ -314,7 +335,7 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	if debugPips {
 		fmt.Printf("lvl %d blob n %d at %.0f,%.0f d %.1f fill %.2f ratio %.2f core %v\n", lvl, n, mx, my, d, fill, B/A, core)
 	}
-	if fill < 0.8 || fill > 1.2 || B/A < 0.4 {
+	if fill < 0.8 || fill > 1.2 || B/A < s.minRatio() {
 		return false
 	}
 	ux, uy := 1.0, 0.0

@@ -80,6 +80,7 @@ type Reader struct {
 	grey      *image.Gray     // the grey of the colour image being read
 	sight     []pip           // pip candidates on every plane of the colour image being read
 	sightDone bool            // sight is filled for the image being read
+	wholeSeen bool            // a whole face of two or more pips was found on a plane of the image being read
 	sightWin  image.Rectangle // the part of the image searched for sight
 	ss        scratch         // scratch of the search for sight
 	spix      []uint8         // the colour plane searched for sight
@@ -138,12 +139,16 @@ func (rd *Reader) Opts() Opts { return rd.opts }
 // size as if seen square on, would reach past the image border, but does
 // not once foreshortened as its pip is.
 //
+// Seen from the side, an image that is read on no plane, shows no other
+// die and no whole face, is read once more on every plane looking for the
+// thinner pips of a steeper face too (see readSteep).
+//
 // With an oblique camera, a value is answered only if the die's outline,
 // when it can be told from the background (a coloured die), puts the face
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
-	rd.img, rd.grey, rd.sightDone = img, Gray(img), false
+	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	oneDie := false
@@ -183,6 +188,38 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	}
 	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
 		return Result{Answer: Multi, Confidence: 0.7}
+	}
+	if res.Answer == Unsure && !rd.wholeSeen {
+		return rd.readSteep(img, res)
+	}
+	return res
+}
+
+// readSteep reads img again, on the grey and then on each colour plane,
+// looking for pips foreshortened further than a face is usually seen (see
+// steepRatio), and returns the first value read, or res. Seen from the
+// side, a steep top face's pips are thin slivers, as thin as the glints
+// and the edges of a die's rounded corners; looked for on every image,
+// these would break up the faces that are read now, so they are looked
+// for only when nothing else was read and no other die was seen. Nor are
+// they looked for when a whole face of two or more pips was found and not
+// read (it was not on top, say): the image was then unsure for a reason
+// thinner pips do not undo, and the slivers of the steep face above a
+// face seen square on would be read instead of it.
+func (rd *Reader) readSteep(img image.Image, res Result) Result {
+	rd.s.steep = true
+	defer func() { rd.s.steep = false }()
+	for _, kind := range [...]planeKind{planeGrey, planeBody, planeWeak, planeValue} {
+		g, ok := rd.grey, true
+		if kind != planeGrey {
+			g, ok = rd.colourPlane(img, kind)
+		}
+		if !ok {
+			continue
+		}
+		if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+			return r
+		}
 	}
 	return res
 }
@@ -267,11 +304,16 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	}
 	rd.s.oblique = rd.opts.Oblique
 	rd.s.kind = kind
-	ps := rd.s.detectPips(g, minD, maxD, 0.4)
+	ps := rd.s.detectPips(g, minD, maxD)
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
 	}
 	faces := rd.findFaces()
+	for i := range faces {
+		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 {
+			rd.wholeSeen = true
+		}
+	}
 	res := rd.decide(faces)
 	if !res.Box.Empty() {
 		res.Box = res.Box.Add(g.Rect.Min).Intersect(g.Rect)
@@ -1313,7 +1355,7 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 		rd.ss.oblique = rd.opts.Oblique
 		rd.ss.kind = kind
 		dx, dy := float64(g.Rect.Min.X-o.X), float64(g.Rect.Min.Y-o.Y)
-		for _, p := range rd.ss.detectPips(g, minD, maxD, 0.4) {
+		for _, p := range rd.ss.detectPips(g, minD, maxD) {
 			p.x, p.y = p.x+dx, p.y+dy
 			rd.sight = append(rd.sight, p)
 		}
