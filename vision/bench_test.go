@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"path/filepath"
 	"testing"
 
 	"github.com/parchis-table/parchis/vision/synth"
@@ -53,5 +54,26 @@ func TestRead_TwoDice_Multi(t *testing.T) {
 		if got := NewReader(nil).Read(Gray(synth.Render(a))); got.Answer != Multi {
 			t.Errorf("seed %d: two dice read %v, want multi", seed, got)
 		}
+	}
+}
+
+// BenchmarkReadImage_ObliqueColourCrops reads the dice3 crops ≥40 px in
+// colour from the side, the slowest path (colour planes, outline): ns/op is
+// per crop.
+func BenchmarkReadImage_ObliqueColourCrops(b *testing.B) {
+	dir := needData(b, "dice3_roboflow_v3")
+	sizes := boxSizes(b, dir)
+	var imgs []image.Image
+	for f, s := range sizes {
+		if isCrop(Label{File: f}) && s >= 40 {
+			imgs = append(imgs, decodeImage(b, filepath.Join(dir, f)))
+		}
+	}
+	opts := ObliqueOpts(DefaultOpts)
+	rd := NewReader(&opts)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rd.ReadImage(imgs[i%len(imgs)])
 	}
 }
