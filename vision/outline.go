@@ -8,7 +8,9 @@ import (
 // outline finds, in img, the body of a coloured die around its face
 // centred at c (half side r, in img's coordinates): the samples whose
 // colour stands out from the colour around the die (the median along the
-// border of a window of a few dice around the face), after a 5×5 majority
+// border of a window of a few dice around the face) and that are not
+// clearly of another hue than the die's around the face (the table may be
+// of two colours, one of them touching the die), after a 5×5 majority
 // vote that removes the table's speckle and noise. The samples are taken
 // from the full image, not the chroma plane, about outlineSamples to the
 // face's half side: every pixel of a small die. It returns the bounds of
@@ -78,6 +80,35 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 			}
 		}
 	}
+	// the die's hue: the median chroma, off the table's, around the face
+	// (its pips are few); a sample of a clearly other hue is not the die
+	// but the table around it (a coloured cloth beside a grey one), even
+	// where it stands out from the table's median and touches the die
+	cx, cy := (int(c.x)-win.Min.X)/step, (int(c.y)-win.Min.Y)/step
+	hist = [2][256]int{}
+	nf, rs := 0, int(r)/step
+	for y := max(0, cy-rs); y <= min(h-1, cy+rs); y++ {
+		for x := max(0, cx-rs); x <= min(w-1, cx+rs); x++ {
+			k := 2 * (y*w + x)
+			if 2*max(abs(int(p[k])-bg[0]), abs(int(p[k+1])-bg[1])) >= minBody {
+				hist[0][p[k]]++
+				hist[1][p[k+1]]++
+				nf++
+			}
+		}
+	}
+	var hue [2]int
+	for ch := range hue {
+		s := 0
+		for v := 0; v < 256; v++ {
+			s += hist[ch][v]
+			if 2*s >= nf {
+				hue[ch] = v - 128
+				break
+			}
+		}
+	}
+	coloured := nf > 0 && 4*(hue[0]*hue[0]+hue[1]*hue[1]) >= minBody*minBody
 	// the integral of the body mask, for the majority vote
 	if cap(rd.osum) < (w+1)*(h+1) {
 		rd.osum = make([]int32, (w+1)*(h+1))
@@ -91,7 +122,7 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 		sum[(y+1)*(w+1)] = 0
 		for x := 0; x < w; x++ {
 			k := 2 * (y*w + x)
-			if 2*max(abs(int(p[k])-bg[0]), abs(int(p[k+1])-bg[1])) >= minBody {
+			if 2*max(abs(int(p[k])-bg[0]), abs(int(p[k+1])-bg[1])) >= minBody && !(coloured && otherHue(int(p[k])-128, int(p[k+1])-128, hue)) {
 				row++
 			}
 			sum[(y+1)*(w+1)+x+1] = sum[y*(w+1)+x+1] + row
@@ -115,7 +146,6 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 	}
 	// the body's part nearest the face's centre (a pip of another colour
 	// may cover the centre itself)
-	cx, cy := (int(c.x)-win.Min.X)/step, (int(c.y)-win.Min.Y)/step
 	start := -1
 	for d := 0; d <= int(r)/step && start < 0; d++ {
 		for y := max(0, cy-d); y <= min(h-1, cy+d) && start < 0; y++ {
@@ -154,6 +184,14 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 		return box, false
 	}
 	return box, true
+}
+
+// otherHue reports whether the chroma (u, v), off grey, is clearly
+// coloured (as far from grey as a die's body from the table at least) and
+// more than 60° off the hue h: shade keeps a hue, only nearer grey.
+func otherHue(u, v int, h [2]int) bool {
+	sn, hn, dot := u*u+v*v, h[0]*h[0]+h[1]*h[1], u*h[0]+v*h[1]
+	return 4*sn >= minBody*minBody && (dot < 0 || 4*dot*dot < sn*hn)
 }
 
 // outlineSamples is the number of samples to the face's half side that

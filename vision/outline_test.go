@@ -60,3 +60,30 @@ func TestOutline_PlacesTheTopFace(t *testing.T) {
 		t.Errorf("outline found on a plain grey image")
 	}
 }
+
+// TestOutline_LeavesOutATableOfAnotherHue draws a red die on a grey table
+// whose teal part touches the die's top and right sides, as a cloth beside
+// the tray may: the teal stands out from the grey as much as the die, but
+// it is of another hue and is no part of the die's outline.
+func TestOutline_LeavesOutATableOfAnotherHue(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 120, 120))
+	body := image.Rect(40, 30, 80, 90)
+	for y := 0; y < 120; y++ {
+		for x := 0; x < 120; x++ {
+			c := color.NRGBA{180, 180, 180, 255}
+			switch {
+			case image.Pt(x, y).In(body):
+				c = color.NRGBA{170, 30, 30, 255}
+			case y < 30 && x >= 40 || x >= 80 && y < 60:
+				c = color.NRGBA{20, 150, 150, 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	rd := NewReader(nil)
+	box, ok := rd.outline(img, vec{60, 45}, 12)
+	if !ok || absf(float64(box.Min.X-body.Min.X)) > 2 || absf(float64(box.Max.X-body.Max.X)) > 2 ||
+		absf(float64(box.Min.Y-body.Min.Y)) > 2 || absf(float64(box.Max.Y-body.Max.Y)) > 2 {
+		t.Fatalf("outline %v %v, want about %v", box, ok, body)
+	}
+}
