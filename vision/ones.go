@@ -155,9 +155,11 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 // each leave the face's colour (fc) for the pip's (pc) for good (at least
 // up to x, and for edgeDepth of the pip's diameters), no farther than
 // edgeReach of them past x (x may be on the shaded rim before the edge),
-// at points in a straight line. The pips of the face are parted by its
-// colour, and no pip is so wide and deep; but for one ray at either end,
-// which may pass a corner of the face.
+// at points in a straight line, from the middle ray out to either end of
+// the spread: the pips of the face are parted by its colour, and none is
+// so wide (half the spread, the pip's diameter) and deep; the rays on the
+// other side may pass the face's corner, where its edge bends away (or
+// run along a shallow side face onto the table beyond).
 func (rd *Reader) pastEdge(p *pip, x vec, fc, pc [3]float64) bool {
 	v := x.sub(p.pos())
 	l := v.len()
@@ -171,13 +173,19 @@ func (rd *Reader) pastEdge(p *pip, x vec, fc, pc [3]float64) bool {
 		ts[k] = (float64(k)/(edgeRays-1) - 0.5) * edgeSpan * d
 		at[k] = rd.edgeAlong(p.pos().add(e.mul(ts[k])), v, p.a+1, l, d, fc, pc)
 	}
-	inner, first, last := at[1:edgeRays-1], at[0] >= 0, at[edgeRays-1] >= 0
-	for _, a := range inner {
+	// the rays from the middle one out to either end of the spread
+	m := edgeRays / 2
+	return found(at[:m+1]) && onLine(ts[:m+1], at[:m+1], d) || found(at[m:]) && onLine(ts[m:], at[m:], d)
+}
+
+// found reports whether every ray of at found the edge.
+func found(at []float64) bool {
+	for _, a := range at {
 		if a < 0 {
 			return false
 		}
 	}
-	return first && onLine(ts[:edgeRays-1], at[:edgeRays-1], d) || last && onLine(ts[1:], at[1:], d)
+	return true
 }
 
 // edgeAlong returns how far from o, along v, the ray from o leaves the
