@@ -92,7 +92,7 @@ func (rd *Reader) checkFace(idx []int) face {
 	for k, i := range idx {
 		p := &ps[i]
 		as = append(as, p.a)
-		sumR += p.b / p.a
+		sumR += rd.s.ratio(p)
 		sumCon += p.contrast()
 		sumD += p.d()
 		v := vec{p.ux, p.uy}

@@ -80,7 +80,7 @@ type Reader struct {
 	grey      *image.Gray     // the grey of the colour image being read
 	sight     []pip           // pip candidates on every plane of the colour image being read
 	sightDone bool            // sight is filled for the image being read
-	wholeSeen bool            // a whole face of two or more pips was found on a plane of the image being read
+	wholeSeen bool            // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
 	sightWin  image.Rectangle // the part of the image searched for sight
 	ss        scratch         // scratch of the search for sight
 	spix      []uint8         // the colour plane searched for sight
@@ -202,10 +202,12 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 // and the edges of a die's rounded corners; looked for on every image,
 // these would break up the faces that are read now, so they are looked
 // for only when nothing else was read and no other die was seen. Nor are
-// they looked for when a whole face of two or more pips was found and not
-// read (it was not on top, say): the image was then unsure for a reason
-// thinner pips do not undo, and the slivers of the steep face above a
-// face seen square on would be read instead of it.
+// they looked for when a whole face of two or more pips, no steeper than
+// Opts.MaxTilt, was found and not read (it was not on top, say): the image
+// was then unsure for a reason thinner pips do not undo, and the slivers
+// of the steep face above a face seen square on would be read instead of
+// it. A steeper whole face may be the rounder pips of a steep face whose
+// thinner ones were missed (the four nearer rows of a six).
 func (rd *Reader) readSteep(img image.Image, res Result) Result {
 	rd.s.steep = true
 	defer func() { rd.s.steep = false }()
@@ -310,7 +312,7 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	}
 	faces := rd.findFaces()
 	for i := range faces {
-		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 {
+		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 && f.tilt <= rd.opts.MaxTilt {
 			rd.wholeSeen = true
 		}
 	}
