@@ -84,6 +84,8 @@ type Reader struct {
 	sightWin  image.Rectangle // the part of the image searched for sight
 	ss        scratch         // scratch of the search for sight
 	spix      []uint8         // the colour plane searched for sight
+	seen      []pip           // pips found on other planes, added to those of the plane read (see readSteep)
+	others    []pip           // the pips of every plane read by readSteep so far
 
 	faceR   float64 // half side of the face read last, px
 	multiR  float64 // half side of the main die's best face in the last Multi, px
@@ -208,22 +210,61 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 // of the steep face above a face seen square on would be read instead of
 // it. A steeper whole face may be the rounder pips of a steep face whose
 // thinner ones were missed (the four nearer rows of a six).
+//
+// When no plane reads a value, the plane that found the most pips is read
+// once more with the pips that only the others found added: a pip's
+// contrast with the face differs from plane to plane (the glare on a
+// glossy face whitens one pip in grey, the body's colour bleeds into
+// another in colour), so that each plane may miss a different pip of a
+// steep six.
 func (rd *Reader) readSteep(img image.Image, res Result) Result {
 	rd.s.steep = true
-	defer func() { rd.s.steep = false }()
+	defer func() { rd.s.steep, rd.seen = false, rd.seen[:0] }()
+	rd.seen, rd.others = rd.seen[:0], rd.others[:0]
+	best, most := planeGrey, 0
 	for _, kind := range [...]planeKind{planeGrey, planeBody, planeWeak, planeValue} {
-		g, ok := rd.grey, true
-		if kind != planeGrey {
-			g, ok = rd.colourPlane(img, kind)
-		}
+		g, ok := rd.plane(img, kind)
 		if !ok {
 			continue
 		}
 		if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
 			return r
 		}
+		if len(rd.s.pips) > most {
+			best, most = kind, len(rd.s.pips)
+		}
+		rd.others = append(rd.others, rd.s.pips...)
+	}
+	if most == 0 {
+		return res
+	}
+	// the pips of the other planes, those of the best one found again
+	rd.seen, rd.others = rd.others, rd.seen[:0]
+	g, _ := rd.plane(img, best)
+	if r := rd.onTopOf(img, rd.read(g, best)); r.Answer == Value {
+		return r
 	}
 	return res
+}
+
+// plane returns the plane of img of the given kind: rd.grey or a colour
+// plane (see colourPlane).
+func (rd *Reader) plane(img image.Image, kind planeKind) (*image.Gray, bool) {
+	if kind == planeGrey {
+		return rd.grey, true
+	}
+	return rd.colourPlane(img, kind)
+}
+
+// overlapsAny reports whether a pip of ps lies as near q as the larger
+// major semi-axis of the two: the same pip found on two planes.
+func overlapsAny(ps []pip, q pip) bool {
+	for i := range ps {
+		if sq(q.x-ps[i].x)+sq(q.y-ps[i].y) < sq(max(q.a, ps[i].a)) {
+			return true
+		}
+	}
+	return false
 }
 
 // withinReach reports whether the points ps all fit within the reach of a
@@ -307,6 +348,12 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	rd.s.oblique = rd.opts.Oblique
 	rd.s.kind = kind
 	ps := rd.s.detectPips(g, minD, maxD)
+	for _, q := range rd.seen {
+		if !overlapsAny(ps, q) {
+			ps = append(ps, q)
+		}
+	}
+	rd.s.pips = ps
 	if len(ps) == 0 {
 		return Result{Answer: None, Confidence: 0.9}
 	}
