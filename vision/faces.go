@@ -122,6 +122,7 @@ func (rd *Reader) checkFace(idx []int) face {
 	f.c = c
 	pos := func(k int) vec { return ps[idx[k]].pos() }
 	var blanks []vec // where the pattern wants no pip
+	var row vec      // a three's corner pips, one from the other
 	patTilt := 0.0
 	switch f.n {
 	case 1:
@@ -156,6 +157,7 @@ func (rd *Reader) checkFace(idx []int) face {
 		f.q = fr.unproj(v).len() / 2 / math.Sqrt2
 		h := fr.rotFace(v).mul(0.5)
 		blanks = append(blanks, f.c.add(h), f.c.sub(h))
+		row = v
 	case 4, 5:
 		pts := [4]vec{}
 		k := 0
@@ -314,9 +316,58 @@ func (rd *Reader) checkFace(idx []int) face {
 		}
 		f.blank = maxf(f.blank, v)
 	}
+	if rd.s.steep && f.blank > 0 && row != (vec{}) {
+		// the foreshortening that clears the blanks is the face's: its
+		// size follows (its tilt stays the pips', so that a steep face
+		// still needs the die's outline to be read)
+		if b, g := rd.blanksAcross(&f, fr, row); b < f.blank {
+			f.blank = b
+			f.q = g.unproj(row).len() / 2 / math.Sqrt2
+			f.r = 1.75 * f.q
+			if f.q < 0.7*f.d {
+				return f
+			}
+		}
+	}
 	f.ok = f.blank < 0.35
 	return f
 }
+
+// blanksAcross returns the worst blank of f, a three whose corner pips lie
+// row apart, as clear as the face's foreshortening allows between its
+// pips' (fr) and steepLeeway times less, and the face's frame at that
+// foreshortening. A steep face's pips are dimples whose near wall hides
+// their floor: they look thinner than their face is foreshortened. The
+// corners across the pips' row lie the farther out the thinner the face is
+// taken to be, and a face taken too thin puts them on its rounded edge,
+// pale or shaded as a pip is. The pips stay where they are, so a pip at a
+// corner (a five's) would still darken the corner placed nearer the
+// centre. Only a three is given this leeway: its middle pip, halfway along
+// the row, vouches for the pattern, while the two slivers of a two may be
+// a one's pip and a glint.
+func (rd *Reader) blanksAcross(f *face, fr faceFrame, row vec) (float64, faceFrame) {
+	best, bestFr := f.blank, fr
+	for _, k := range steepLeeway {
+		g := faceFrame{u: fr.u, r: minf(k*fr.r, 1)}
+		h := g.rotFace(row).mul(0.5)
+		worst := 0.0
+		for _, b := range [...]vec{f.c.add(h), f.c.sub(h)} {
+			v, ok := rd.darkness(b, *f)
+			if !ok {
+				v = 1
+			}
+			worst = maxf(worst, v)
+		}
+		if worst < best {
+			best, bestFr = worst, g
+		}
+	}
+	return best, bestFr
+}
+
+// steepLeeway is how much less foreshortened than its pips a steep face
+// may be, in the steps at which its blanks are looked for.
+var steepLeeway = [...]float64{1.1, 1.2, 1.3}
 
 // colourBlank returns the worst blank around the lone pip of f, the face
 // being read, once its blanks are also judged in the colour image being
