@@ -118,7 +118,7 @@ func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label
 // and asserted in full with PARCHIS_VISION_TARGETS=all. The wrong-rate bar
 // is never relaxed.
 var openTargets = map[string]float64{
-	"dice3_roboflow_v3 crops ≥40 px": 0.945,
+	"dice3_roboflow_v3 crops ≥40 px": 0.95,
 }
 
 // atLeast checks that rate reaches bar, or, for an open target, its floor.
@@ -131,9 +131,9 @@ func atLeast(t *testing.T, name, what string, rate, bar float64) {
 		}
 		return
 	}
-	t.Logf("OPEN TARGET %s: %s %.2f%%, the bar is %.0f%% (kept above %.0f%% meanwhile)", name, what, 100*rate, 100*bar, 100*floor)
+	t.Logf("OPEN TARGET %s: %s %.2f%%, the bar is %.0f%% (kept above %.1f%% meanwhile)", name, what, 100*rate, 100*bar, 100*floor)
 	if rate < floor {
-		t.Errorf("%s: %s %.2f%% fell below %.0f%%", name, what, 100*rate, 100*floor)
+		t.Errorf("%s: %s %.2f%% fell below %.1f%%", name, what, 100*rate, 100*floor)
 	}
 }
 
