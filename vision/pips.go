@@ -522,14 +522,20 @@ func (s *scratch) dedupe() {
 // wins reports whether candidate p is kept over q, found at the same place:
 // the one from the finer level, or of the same level the clearer. Seen from
 // the side (s.oblique), of two candidates of very different sizes on
-// different levels the one whose size its neighbours share is kept (one
-// pip at one size, see kinOf); failing that, a pip found on a coarser level
-// with far more contrast is kept over its fragment found on a finer one (a
-// big pip's shaded half, say).
+// different levels the one whose size more of its neighbours share is kept
+// (one pip at one size); of two of very different shapes, the one whose
+// shape its neighbours share when none shares the other's (the pips of one
+// face are foreshortened alike, but a pip whose rim a glint or the
+// threshold cut is measured thinner on one level only). Failing that, a pip
+// found on a coarser level with far more contrast is kept over its fragment
+// found on a finer one (a big pip's shaded half, say).
 func (s *scratch) wins(p, q *pip, first bool) bool {
 	if s.oblique && p.level != q.level {
-		if k := s.kinOf(p, q); k != 0 {
-			return k > 0
+		if np, nq := s.kinOf(p, q, pipSize); np != nq {
+			return np > nq
+		}
+		if np, nq := s.kinOf(p, q, pipShape); (np == 0) != (nq == 0) {
+			return np > 0
 		}
 		if p.level > q.level && p.contrast() > obliqueFragment*q.contrast() {
 			return true
@@ -548,32 +554,35 @@ const obliqueFragment = 1.5
 
 var debugPips = false
 
-// kinSize is how many times bigger one of two candidates of one place must
-// be for kinOf to settle between them; kinMatch is how close (as a ratio) a
-// neighbour's size must be to count as the same size; kinReach is how far,
-// in the bigger candidate's semi-axes, neighbours are looked for.
+// kinSize is how many times bigger (or rounder) one of two candidates of
+// one place must be for kinOf to compare them; kinMatch is how close (as a
+// ratio) a neighbour's measure must be to count as the same; kinReach is
+// how far, in the bigger candidate's semi-axes, neighbours are looked for.
 const (
 	kinSize  = 1.4
 	kinMatch = 1.25
 	kinReach = 6.0
 )
 
-// kinOf settles, seen from the side, between two candidates of one pip
-// found on different levels at very different sizes (a fragment and its
-// whole pip, or a pip and the blot around it): the one whose size more
-// candidates of the same kind nearby share is kept. It returns 1 to keep
-// p, -1 to keep q, 0 when the neighbours do not tell.
-func (s *scratch) kinOf(p, q *pip) int {
-	big, small := p, q
-	sign := 1
+// pipSize and pipShape are the measures kinOf compares candidates by: the
+// major axis, and the ratio of the minor axis to it.
+func pipSize(p *pip) float64  { return p.a }
+func pipShape(p *pip) float64 { return p.b / p.a }
+
+// kinOf counts, seen from the side, the candidates of the same kind nearby
+// that share the measure of p and of q, two candidates of one pip found on
+// different levels that measure very differently (a fragment and its whole
+// pip, or a pip and the blot around it). It returns 0, 0 when p and q
+// measure alike.
+func (s *scratch) kinOf(p, q *pip, measure func(*pip) float64) (np, nq int) {
+	mp, mq := measure(p), measure(q)
+	if mp < kinSize*mq && mq < kinSize*mp {
+		return 0, 0
+	}
+	big := p
 	if q.a > p.a {
-		big, small = q, p
-		sign = -1
+		big = q
 	}
-	if big.a < kinSize*small.a {
-		return 0
-	}
-	nb, ns := 0, 0
 	for i := range s.byLvl {
 		o := &s.byLvl[i]
 		if o.dark != p.dark || o == p || o == q {
@@ -586,18 +595,12 @@ func (s *scratch) kinOf(p, q *pip) int {
 		if dx*dx+dy*dy > sq(kinReach*big.a) {
 			continue
 		}
-		if r := o.a / big.a; r < kinMatch && r > 1/kinMatch {
-			nb++
+		if r := measure(o) / mp; r < kinMatch && r > 1/kinMatch {
+			np++
 		}
-		if r := o.a / small.a; r < kinMatch && r > 1/kinMatch {
-			ns++
+		if r := measure(o) / mq; r < kinMatch && r > 1/kinMatch {
+			nq++
 		}
 	}
-	switch {
-	case nb > ns:
-		return sign
-	case ns > nb:
-		return -sign
-	}
-	return 0
+	return np, nq
 }
