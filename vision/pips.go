@@ -10,14 +10,15 @@ import (
 // pip is one pip candidate, in full-resolution coordinates relative to the
 // image's Rect.Min.
 type pip struct {
-	x, y  float64 // centre
-	a, b  float64 // semi-axes of the pip's ellipse, a ≥ b
-	ux    float64 // unit vector of the major axis (ux, uy)
-	uy    float64
-	dark  bool    // a dark pip on a lighter face
-	in    float64 // mean grey inside the pip
-	ring  float64 // mean grey of the face around it
-	level int     // pyramid level it was found at
+	x, y     float64 // centre
+	a, b     float64 // semi-axes of the pip's ellipse, a ≥ b
+	ux       float64 // unit vector of the major axis (ux, uy)
+	uy       float64
+	dark     bool    // a dark pip on a lighter face
+	in       float64 // mean grey inside the pip
+	ring     float64 // mean grey of the face around it
+	level    int     // pyramid level it was found at
+	crescent bool    // it fills its ellipse as little as a dimple lit from one side (see minFill)
 }
 
 // d returns the pip's diameter, unforeshortened.
@@ -260,6 +261,25 @@ func (s *scratch) minRatio() float64 {
 	return minPipRatio
 }
 
+// minFill is the least fill of its ellipse a blob needs to be a pip:
+// minPipFill, or crescentFill when s.steep.
+func (s *scratch) minFill() float64 {
+	if s.steep {
+		return crescentFill
+	}
+	return minPipFill
+}
+
+// minPipFill is the least share of its fitted ellipse a pip fills. On a
+// steep glossy face a pip is often a crescent, the lit half of a dimple
+// lit from one side, whose ellipse it fills less: crescentFill is the
+// least fill looked for on a steep face, where a crescent counts only in
+// a face whose solid pips vouch for it (see Reader.crescentUnsure).
+const (
+	minPipFill   = 0.8
+	crescentFill = 0.7
+)
+
 // minPipRatio is the most a pip is foreshortened on the faces read (a face
 // tilted 66 degrees from the camera): thinner blobs are mostly glints, the
 // rims of rounded edges and fragments of pips. steepRatio is the most a
@@ -355,7 +375,7 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	if debugPips {
 		fmt.Printf("lvl %d blob n %d at %.0f,%.0f d %.1f fill %.2f ratio %.2f core %v\n", lvl, n, mx, my, d, fill, B/A, core)
 	}
-	if fill < 0.8 || fill > 1.2 || B/A < s.minRatio() {
+	if fill < s.minFill() || fill > 1.2 || B/A < s.minRatio() {
 		return false
 	}
 	ux, uy := 1.0, 0.0
@@ -384,7 +404,7 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	s.pips = append(s.pips, pip{
 		x: (mx+0.5)*f - 0.5, y: (my+0.5)*f - 0.5,
 		a: A * f, b: B * f, ux: ux, uy: uy,
-		dark: dark, in: inMean, ring: ring, level: lvl,
+		dark: dark, in: inMean, ring: ring, level: lvl, crescent: fill < minPipFill,
 	})
 	return true
 }

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -246,6 +247,78 @@ func (rd *Reader) readSteep(img image.Image, res Result) Result {
 	}
 	return res
 }
+
+// crescentUnsure reports whether f leans on crescents (see minFill) that
+// its other pips do not vouch for. A crescent is let in to complete a face
+// whose glare or lighting halved a pip, so the face must stand on solid
+// pips: at least two, no fewer than its crescents, each crescent of their
+// size and foreshortened along their axis (a lit rim or a glint is not).
+// Nor may another pip of their size lie where f's pattern would go on,
+// within one more row of pips beyond its own: the face a crescent
+// completes may then be part of a larger one whose other pips were found
+// apart (the corners of a six read as a four).
+func (rd *Reader) crescentUnsure(f *face) bool {
+	ps := rd.s.pips
+	var solid, cres int
+	var d float64
+	var u vec
+	for _, i := range f.idx {
+		if ps[i].crescent {
+			cres++
+			continue
+		}
+		solid++
+		d += ps[i].d()
+		if v := (vec{ps[i].ux, ps[i].uy}); v.dot(u) < 0 {
+			u = u.sub(v)
+		} else {
+			u = u.add(v)
+		}
+	}
+	if cres == 0 {
+		return false
+	}
+	if solid < 2 || solid < cres {
+		return true
+	}
+	d /= float64(solid)
+	u = u.mul(1 / math.Hypot(u.x, u.y))
+	for _, i := range f.idx {
+		p := &ps[i]
+		if !p.crescent {
+			continue
+		}
+		if rs := p.d() / d; rs < 1/crescentSize || rs > crescentSize || math.Abs(u.dot(vec{p.ux, p.uy})) < crescentAlign {
+			return true
+		}
+	}
+	fr := faceFrame{u: f.u, r: f.ratio}
+	for j := range ps {
+		if slices.Contains(f.idx, j) {
+			continue
+		}
+		if rs := ps[j].d() / d; rs < 0.5 || rs > 2 {
+			continue
+		}
+		o := fr.unproj(vec{ps[j].x, ps[j].y}.sub(f.c))
+		if max(math.Abs(o.x), math.Abs(o.y)) < crescentReach*f.q {
+			return true
+		}
+	}
+	return false
+}
+
+// crescentSize is how much larger or smaller than its face's solid pips a
+// crescent may be, crescentAlign the least cosine between its major axis
+// and theirs (30 degrees). crescentReach is how far out, in a face's
+// corner offsets q, another pip makes a face that holds a crescent unsure:
+// a row of pips beyond the face's outer ones (3q), and half a row more for
+// the foreshortening misjudged.
+const (
+	crescentSize  = 1.5
+	crescentAlign = 0.87
+	crescentReach = 3.5
+)
 
 // plane returns the plane of img of the given kind: rd.grey or a colour
 // plane (see colourPlane).
@@ -885,6 +958,11 @@ func (rd *Reader) decide(faces []face) Result {
 			} else if f.ok && f.squareCut {
 				f.partial = !rd.oneShown(f, faces)
 			}
+		}
+	}
+	for i := range faces {
+		if f := &faces[i]; f.ok && rd.crescentUnsure(f) {
+			f.ok = false
 		}
 	}
 	// the top face: the best whole face; with an oblique camera, the least
