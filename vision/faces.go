@@ -401,14 +401,9 @@ func (rd *Reader) colourBlank(f *face) float64 {
 			return f.blank
 		}
 	}
-	var fc, pf [3]float64
-	ch := make([]float64, len(cols))
-	for c := range fc {
-		for k, col := range cols {
-			ch[k] = col[c]
-		}
-		sort.Float64s(ch)
-		fc[c] = ch[len(ch)/2]
+	fc := medianRGB(cols)
+	var pf [3]float64
+	for c := range pf {
 		pf[c] = pc[c] - fc[c]
 	}
 	n2 := pf[0]*pf[0] + pf[1]*pf[1] + pf[2]*pf[2]
@@ -561,4 +556,19 @@ func oneBlanks(c vec, fr faceFrame, d float64) []vec {
 		}
 	}
 	return blanks
+}
+
+// medianRGB returns the median of cols, channel by channel: the colour of a
+// face from samples of it, of which a few may fall on print or glare.
+func medianRGB(cols [][3]float64) [3]float64 {
+	var m [3]float64
+	ch := make([]float64, len(cols))
+	for c := range m {
+		for k, col := range cols {
+			ch[k] = col[c]
+		}
+		sort.Float64s(ch)
+		m[c] = ch[len(ch)/2]
+	}
+	return m
 }

@@ -3,7 +3,6 @@ package vision
 import (
 	"image"
 	"math"
-	"sort"
 )
 
 // oneShown reports whether the lone pip of f, the face being read from
@@ -59,15 +58,7 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 			return false
 		}
 	}
-	var fc [3]float64
-	ch := make([]float64, len(cols))
-	for c := range fc {
-		for k, col := range cols {
-			ch[k] = col[c]
-		}
-		sort.Float64s(ch)
-		fc[c] = ch[len(ch)/2]
-	}
+	fc := medianRGB(cols)
 	// the body's colour, as it stands out from the table around the die
 	var near image.Image = rd.img
 	if sub, ok := rd.img.(interface {
