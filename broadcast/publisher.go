@@ -169,9 +169,6 @@ func checkName(what, s string) error {
 	return nil
 }
 
-// Topic returns the full topic of a suffix under the table's prefix.
-func (p *Publisher) Topic(suffix string) string { return p.prefix + suffix }
-
 // Event queues an event for delivery (QoS 1, in order) and returns once it
 // is on disk. Its number must be greater than the last one queued, but
 // for a start event (a new game may number its events afresh).

@@ -144,13 +144,9 @@ func Sign(k ed25519.PrivateKey, msg []byte) string {
 	return base64.StdEncoding.EncodeToString(ed25519.Sign(k, msg))
 }
 
-// Verify checks a base64 signature of msg by a base64 public key. The error
-// says which of the two is malformed, or wraps ErrBadSignature.
-func Verify(pub, msg []byte, sig string) error {
-	return verify(pub, msg, sig)
-}
-
-// VerifyString is Verify with the public key in base64.
+// VerifyString checks sig, a base64 signature of msg, by pub, a public key
+// in base64. The error says which of the two is malformed, or wraps
+// ErrBadSignature.
 func VerifyString(pub string, msg []byte, sig string) error {
 	k, err := ParsePublicKey(pub)
 	if err != nil {

@@ -6,20 +6,6 @@ import (
 	"github.com/parchis-table/parchis/hw"
 )
 
-// sense reduces an expected reading to what sensors with caps can tell.
-// A count of 0 or 1 is all presence-only sensors give.
-func sense(r board.Reading, caps hw.Caps) board.Reading {
-	switch {
-	case caps.Colours:
-		return r
-	case caps.Counts:
-		return board.Reading{Count: r.Count}
-	case r.Count > 0:
-		return board.Reading{Count: 1}
-	}
-	return board.Reading{}
-}
-
 // same reports whether an observed reading agrees with an expected one, as
 // far as sensors with caps can tell.
 func same(obs, exp *board.Reading, caps hw.Caps) bool {

@@ -87,10 +87,6 @@ func (p *Players) chance(kind string) bool {
 	return false
 }
 
-// Busy reports whether the players are in the middle of a physical
-// action.
-func (p *Players) Busy() bool { return len(p.steps) > 0 }
-
 // Act makes one physical action at time now, given what the table shows,
 // and says what it was ("" for waiting).
 func (p *Players) Act(now time.Duration, v View) (string, error) {

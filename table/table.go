@@ -226,10 +226,6 @@ func (t *Table) Note() string { return t.note }
 // Referee returns the table's referee, for reading only.
 func (t *Table) Referee() *referee.Referee { return t.run.Referee }
 
-// Runner returns the script runner that holds the simulated board the
-// table's scripts act on.
-func (t *Table) Runner() *tablescript.Runner { return t.run }
-
 // Handle journals one input, gives it to the referee, and hands the update
 // to the sinks. The note, when not empty, is journaled with the input
 // (a script's line number, to resume a script).

@@ -44,15 +44,6 @@ func (t *Tally) Add(want, got Result, took time.Duration) {
 	t.Elapsed += took
 }
 
-// Count returns how many images labelled want were answered got.
-func (t *Tally) Count(want, got string) int {
-	r, c := labelIndex(want, evalRows), labelIndex(got, evalCols)
-	if r < 0 || c < 0 {
-		return 0
-	}
-	return t.m[r][c]
-}
-
 // Values returns the number of images labelled 1…6, those read correctly
 // and those given a wrong value.
 func (t *Tally) Values() (n, correct, wrong int) {

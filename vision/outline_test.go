@@ -31,10 +31,7 @@ func TestOutline_PlacesTheTopFace(t *testing.T) {
 	}
 	rd := NewReader(nil)
 	box, ok := rd.outline(img, vec{60, 45}, 12)
-	if !ok || absf(float64(box.Min.X-body.Min.X)) > 2 || absf(float64(box.Max.X-body.Max.X)) > 2 ||
-		absf(float64(box.Min.Y-body.Min.Y)) > 2 || absf(float64(box.Max.Y-body.Max.Y)) > 2 {
-		t.Fatalf("outline %v %v, want about %v", box, ok, body)
-	}
+	wantOutline(t, box, ok, body)
 	for _, tc := range []struct {
 		c    vec
 		h    float64
@@ -82,6 +79,13 @@ func TestOutline_LeavesOutATableOfAnotherHue(t *testing.T) {
 	}
 	rd := NewReader(nil)
 	box, ok := rd.outline(img, vec{60, 45}, 12)
+	wantOutline(t, box, ok, body)
+}
+
+// wantOutline fails the test unless an outline was found within 2 px of
+// body on every side.
+func wantOutline(t *testing.T, box image.Rectangle, ok bool, body image.Rectangle) {
+	t.Helper()
 	if !ok || absf(float64(box.Min.X-body.Min.X)) > 2 || absf(float64(box.Max.X-body.Max.X)) > 2 ||
 		absf(float64(box.Min.Y-body.Min.Y)) > 2 || absf(float64(box.Max.Y-body.Max.Y)) > 2 {
 		t.Fatalf("outline %v %v, want about %v", box, ok, body)

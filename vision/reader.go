@@ -112,9 +112,6 @@ func NewReader(opts *Opts) *Reader {
 	return &Reader{opts: o}
 }
 
-// Opts returns the reader's options.
-func (rd *Reader) Opts() Opts { return rd.opts }
-
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
 // oblique camera ([ObliqueOpts]) and a colour image that the grey does not
 // read (or reads as several dice whose pips all lie within one die's

@@ -53,8 +53,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return p.Run(args, stdin, stdout, stderr)
 }
 
-func isHelp(arg string) bool { return cli.IsHelp(arg) }
-
 // newFlags returns a subcommand's flag set; --help shows an example.
 func newFlags(name, synopsis, about, example string, stderr io.Writer) *flag.FlagSet {
 	return cli.NewFlags("parchisd", name, synopsis, about, example, stderr)
