@@ -7,12 +7,14 @@
 //
 //	parchis-judges [-broker URL] [-addr HOST:PORT] [-lang es|en]
 //	               [-mqtt-user U -mqtt-password P] [-judges FILE]
+//	               [-demo-key FILE]
 //	parchis-judges hash-password        (reads a password on stdin)
 //
 // The judges file has one judge a line: NAME PASSWORD-HASH [KEY-FILE], the
 // hash as printed by hash-password; lines starting with # are comments.
 // With no judges file the demo judge juez, password juez, signs in with a
-// key made anew at each start. See docs/dashboard.md.
+// key kept in the -demo-key file (made on first use), or made anew at each
+// start without one. See docs/dashboard.md.
 package main
 
 import (
@@ -52,6 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Username, "mqtt-user", "", "the dashboard's MQTT user")
 	fs.StringVar(&o.Password, "mqtt-password", os.Getenv("PARCHIS_MQTT_PASSWORD"), "the dashboard's MQTT password (default $PARCHIS_MQTT_PASSWORD)")
 	judgesFile := fs.String("judges", "", "file of judges: NAME PASSWORD-HASH [KEY-FILE] a line")
+	fs.StringVar(&o.DemoKeyFile, "demo-key", "", "file that keeps the demo judge's key, made on first use (default: a new key at each start)")
 	fs.StringVar(&o.CertFile, "cert", "", "PEM certificate to serve HTTPS (with -key); judges' cookies are then Secure")
 	fs.StringVar(&o.KeyFile, "key", "", "PEM key of -cert")
 	tableKeysFile := fs.String("table-keys", "", "file of the tables' public keys: EVENT/TABLE KEY a line (results signed by another key cannot be certified)")
