@@ -550,11 +550,11 @@ func (rd *Reader) findFaces() []face {
 // or farther than the others, or on a glare, is foreshortened differently
 // enough to be kept apart. The pip must be a corner of the face (a five's
 // centre would be a blank of a four). The face must hold every pip of idx
-// but those of a side face that the grouping took in instead: they must
-// lie below the face and beyond it in its plane, and two or more of them
-// must make a whole face. The lone pips are the groups (keyed in the order
-// keys) of one pip not yet taken. It returns the face and the side face,
-// if any, marking the adopted pip taken, or nil.
+// but those of a side face that the grouping took in instead, which must
+// lie below the face and beyond it in its plane, and the pieces of its own
+// pips that a speck or a glint split off. The lone pips are the groups
+// (keyed in the order keys) of one pip not yet taken. It returns the face
+// and the side face, if any, marking the adopted pip taken, or nil.
 func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) [][]int {
 	ps := rd.s.pips
 	n := len(idx)
@@ -594,12 +594,12 @@ func (rd *Reader) adopt(idx, keys []int, groups map[int][]int, taken []bool) [][
 					}
 				}
 				face = append(face, s)
-				if rd.adoptable(face, rest, s) {
+				if side, ok := rd.adoptable(face, rest, s); ok {
 					taken[s] = true
-					if len(rest) == 0 {
+					if len(side) == 0 {
 						return [][]int{face}
 					}
-					return [][]int{face, rest}
+					return [][]int{face, side}
 				}
 				if !nextCombination(pick, n) {
 					break
@@ -619,23 +619,43 @@ const (
 
 // adoptable reports whether face, which holds the adopted pip s, is a
 // whole face of which s is a corner, with the pips rest of a side face
-// below it (see adopt).
-func (rd *Reader) adoptable(face, rest []int, s int) bool {
+// below it (see adopt), and returns those of rest that are not pieces of
+// the face's pips (see fragment). As splitTop does, it asks the side face's
+// pips to lie well below the face's centre and beyond the face in its
+// plane, but no pattern of them: some of its pips may be lost, and where
+// they lie is what shows they are none of the face's.
+func (rd *Reader) adoptable(face, rest []int, s int) ([]int, bool) {
 	ps := rd.s.pips
 	f := rd.checkFace(face)
 	if !f.ok || f.partial || f.n == 5 && dist(ps[s].pos(), f.c) < 0.5*f.q {
-		return false
+		return nil, false
 	}
+	var side []int
 	for _, j := range rest {
-		if ps[j].y <= f.c.y || !rd.outside(f, ps[j].pos()) {
-			return false
+		if rd.fragment(&f, j) {
+			continue
+		}
+		if ps[j].y < f.c.y+0.6*f.r || !rd.outside(f, ps[j].pos()) {
+			return nil, false
+		}
+		side = append(side, j)
+	}
+	return side, true
+}
+
+// fragment reports whether the pip j, not one of the face f's, lies nearer
+// one of them in the plane of the face than half the spacing of a face's
+// pips: no face holds two pips that close, so j is a piece of that pip
+// that a speck of noise or a glint split off, not a pip of its own.
+func (rd *Reader) fragment(f *face, j int) bool {
+	ps := rd.s.pips
+	fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
+	for _, i := range f.idx {
+		if ps[i].dark == ps[j].dark && fr.unproj(ps[j].pos().sub(ps[i].pos())).len() < 0.5*f.q {
+			return true
 		}
 	}
-	if len(rest) >= 2 {
-		o := rd.checkFace(rest)
-		return o.ok && !o.partial
-	}
-	return true
+	return false
 }
 
 // maxSplit is the largest group of pips that splitGroup searches.
