@@ -25,8 +25,10 @@ import (
 //   - two, farther below, that continue it as the pips of one face do: in a
 //     row, or as the corners of a square (the rest of a top face of which
 //     the lone pip is the top corner), both foreshortened as it is;
-//   - a much bigger pip near it (the lone pip is a speck beside a real
-//     one).
+//   - a much bigger pip near it, lighter or darker than its face as the
+//     lone pip is (the lone pip is a speck beside a real one; a die's pips
+//     all stand out the same way, and a blot of the other kind is a
+//     shadow or the table).
 //
 // Glare (white on a coloured die with coloured pips) and print are not of
 // the pip's colour and are no evidence, nor is a pip of a whole face of
@@ -106,7 +108,7 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 		c.kin = a >= minKinColour && o <= maxKinStray && rs <= maxKinSize
 		rp, rq := p.b/p.a, s.b/s.a
 		c.aslant = absf(rp-rq) <= 0.2 && (rp >= 0.85 || rq >= 0.85 || absf(p.ux*s.ux+p.uy*s.uy) >= 0.9)
-		if rs > maxKinSize && dist(s.pos(), p.pos()) < bigReach*s.d() {
+		if rs > maxKinSize && s.dark == p.dark && dist(s.pos(), p.pos()) < bigReach*s.d() {
 			return false
 		}
 		if !c.kin || rd.pastEdge(p, s.pos(), fc, pc) {

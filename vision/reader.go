@@ -739,59 +739,78 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 }
 
 // splitTop looks, in a group of pips that is not one face, for a face of
-// two or three pips whose pattern checks, with every other pip of the group
-// more than 0.6 half sides below its centre (seen from the side of an
-// upright photo, the side faces lie below the top face) and either forming
-// a whole face of its own or lying wholly beyond the top face in its plane
-// (a side face of which some pips were lost: its pattern says nothing, but
-// the top's blanks have shown those pips are none of the top's): the group
-// is then the top face and one side face. It returns both, or nil.
+// one to three pips with every other pip of the group more than 0.6 half
+// sides below its centre (seen from the side of an upright photo, the side
+// faces lie below the top face) and either forming a whole face of its own
+// or lying wholly beyond the top face in its plane (a side face of which
+// some pips were lost: its pattern says nothing, but the top's blanks have
+// shown those pips are none of the top's): the group is then the top face
+// and one side face. A split whose side face is whole is looked for first,
+// as it accounts for every pip of the group; only such a split is made
+// with a top of one pip, whose blanks need not be clear, only no darker
+// than maxLoneBlank (glare or a pip found in part darken them): whether it
+// is a one is then for the pips seen around it to show (see oneShown). A
+// top of two or three pips must check. It returns both, or nil.
 func (rd *Reader) splitTop(idx []int) (top, rest []int) {
-	ps := rd.s.pips
-	n := len(idx)
-	if n < 3 || n > 9 {
+	if n := len(idx); n < 3 || n > 9 {
 		return nil, nil
 	}
-	for k := 3; k >= 2; k-- {
-		var pick [3]int
-		for i := 0; i < k; i++ {
-			pick[i] = i
-		}
-		for {
-			sub := make([]int, 0, 3)
-			in := make([]bool, n)
-			for i := 0; i < k; i++ {
-				sub = append(sub, idx[pick[i]])
-				in[pick[i]] = true
-			}
-			f := rd.checkFace(sub)
-			if f.ok && !f.partial {
-				var others []int
-				below := true
-				for j := 0; j < n; j++ {
-					if in[j] {
-						continue
-					}
-					others = append(others, idx[j])
-					if ps[idx[j]].y < f.c.y+0.6*f.r {
-						below = false
-					}
-				}
-				if below && len(others) >= 1 && len(others) <= 6 {
-					if rd.allOutside(f, others) {
-						return sub, others
-					}
-					if o := rd.checkFace(others); len(others) >= 2 && o.ok && !o.partial {
-						return sub, others
-					}
-				}
-			}
-			if !nextCombination(pick[:k], n) {
-				break
+	for _, whole := range [...]bool{true, false} {
+		for k := 3; k >= 1; k-- {
+			if top, rest := rd.splitTopOf(idx, k, whole); top != nil {
+				return top, rest
 			}
 		}
 	}
 	return nil, nil
+}
+
+// splitTopOf looks for the split of splitTop with a top face of k pips
+// and, if whole, a side face that is whole.
+func (rd *Reader) splitTopOf(idx []int, k int, whole bool) (top, rest []int) {
+	if k == 1 && !whole {
+		return nil, nil
+	}
+	ps := rd.s.pips
+	n := len(idx)
+	var pick [3]int
+	for i := 0; i < k; i++ {
+		pick[i] = i
+	}
+	for {
+		sub := make([]int, 0, 3)
+		in := make([]bool, n)
+		for i := 0; i < k; i++ {
+			sub = append(sub, idx[pick[i]])
+			in[pick[i]] = true
+		}
+		f := rd.checkFace(sub)
+		if f.ok && !f.partial || k == 1 && !f.partial && f.blank < maxLoneBlank {
+			var others []int
+			below := true
+			for j := 0; j < n; j++ {
+				if in[j] {
+					continue
+				}
+				others = append(others, idx[j])
+				if ps[idx[j]].y < f.c.y+0.6*f.r {
+					below = false
+				}
+			}
+			if below && len(others) >= 1 && len(others) <= 6 {
+				if whole && len(others) >= 2 {
+					if o := rd.checkFace(others); o.ok && !o.partial {
+						return sub, others
+					}
+				} else if !whole && rd.allOutside(f, others) {
+					return sub, others
+				}
+			}
+		}
+		if !nextCombination(pick[:k], n) {
+			return nil, nil
+		}
+	}
 }
 
 // allOutside reports whether every pip of idx lies beyond the face f, in
