@@ -461,8 +461,10 @@ func ringCheck(pl plane, mx, my, A, B, ux, uy, in float64, dark bool) (float64, 
 		vals[k] = v
 		sum += v
 	}
-	// the face around the pip: the brighter (for a dark pip) three quarters
-	// of the samples; neighbouring pips may cover the rest.
+	// the face around the pip: the three quarters of the samples nearest
+	// the pip's level (the darker ones for a dark pip), which leaves out
+	// a glint or a lit rim beside it, so that the contrast asked of the
+	// pip is the one it has with the face's less lit part
 	sort.Float64s(vals[:])
 	lo, hi := 0, n*3/4
 	if !dark {
