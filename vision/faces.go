@@ -289,6 +289,9 @@ func (rd *Reader) checkFace(idx []int) face {
 			// dice: the pattern says nothing of tilt, the pips do
 			f.q, _ = sigma2x2(ba1, ba2)
 			f.shape = aspect(fr.unproj(ba1).len(), fr.unproj(ba2).len())
+			if rd.s.steep && f.shape > maxShape {
+				f.shape = minf(f.shape, latticeShape(ba1, ba2, fr.r))
+			}
 			blanks = append(blanks, f.c)
 		}
 		if !ok {
@@ -571,4 +574,30 @@ func medianRGB(cols [][3]float64) [3]float64 {
 		m[c] = ch[len(ch)/2]
 	}
 	return m
+}
+
+// latticeShape returns the aspect of the face whose pattern spans a1 and
+// a2 (a six's half row and half column), unforeshortened by r, its pips'
+// axis ratio, along the pattern's own shortest direction instead of their
+// minor axis; or +Inf when the pattern is much less foreshortened than its
+// pips. On a steep glossy face the blur and the sheen smear the pips across
+// their foreshortening, so that their major axis strays from the face's
+// while their thinness still tells how steep it is: the pattern then shows
+// the face's axis, if it is foreshortened as its pips are, give or take
+// the leeway of a steep face's pips (see blanksAcross). A pattern that is
+// much rounder than its pips is not one face seen at their tilt: pips of
+// two faces that happen to line up (a four and two pips of a side face).
+func latticeShape(a1, a2 vec, r float64) float64 {
+	s1, s2 := sigma2x2(a1, a2)
+	if s2 > steepLeeway[len(steepLeeway)-1]*r*s1 {
+		return math.Inf(1)
+	}
+	// the direction in which the pattern is longest: the eigenvector of
+	// a1·a1ᵀ + a2·a2ᵀ of the larger eigenvalue
+	xx := a1.x*a1.x + a2.x*a2.x
+	yy := a1.y*a1.y + a2.y*a2.y
+	xy := a1.x*a1.y + a2.x*a2.y
+	th := 0.5 * math.Atan2(2*xy, xx-yy)
+	lf := faceFrame{u: vec{math.Cos(th), math.Sin(th)}, r: r}
+	return aspect(lf.unproj(a1).len(), lf.unproj(a2).len())
 }
