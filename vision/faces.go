@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -123,6 +124,7 @@ func (rd *Reader) checkFace(idx []int) face {
 	pos := func(k int) vec { return ps[idx[k]].pos() }
 	var blanks []vec // where the pattern wants no pip
 	var row vec      // a three's corner pips, one from the other
+	var sides [2]vec // a four's half sides
 	patTilt := 0.0
 	switch f.n {
 	case 1:
@@ -216,84 +218,27 @@ func (rd *Reader) checkFace(idx []int) face {
 		blanks = append(blanks, cc.add(a1), cc.sub(a1), cc.add(a2), cc.sub(a2))
 		if f.n == 4 {
 			blanks = append(blanks, cc)
+			sides = [2]vec{a1, a2}
 		}
 	case 6:
-		// two parallel columns of three, each with its middle pip halfway:
-		// try every way to split the six pips into two triples, so that
-		// a skewed (affine) view is matched as well as a square one
-		bestRes := math.Inf(1)
-		var bc, ba1, ba2 vec
-		for m := 0; m < 1<<6; m++ {
-			if m&1 == 0 || bits6(m) != 3 {
-				continue // pip 0 is always in the first column
-			}
-			var cols [2][3]vec
-			var nc [2]int
-			for j := 0; j < 6; j++ {
-				g := 1
-				if m&(1<<j) != 0 {
-					g = 0
-				}
-				cols[g][nc[g]] = pos(j)
-				nc[g]++
-			}
-			var ctr, half [2]vec
-			res := 0.0
-			for g := 0; g < 2; g++ {
-				col := &cols[g]
-				// the middle pip is the one nearest the column's centre
-				cc := col[0].add(col[1]).add(col[2]).mul(1.0 / 3)
-				mi := 0
-				for j := 1; j < 3; j++ {
-					if dist(col[j], cc) < dist(col[mi], cc) {
-						mi = j
-					}
-				}
-				e1, e2 := col[(mi+1)%3], col[(mi+2)%3]
-				v := e2.sub(e1)
-				if v.len() == 0 {
-					res = math.Inf(1)
-					break
-				}
-				res = maxf(res, dist(col[mi], mid(e1, e2))/(v.len()/2))
-				ctr[g] = col[mi]
-				half[g] = v.mul(0.5)
-			}
-			if math.IsInf(res, 1) {
-				continue
-			}
-			if half[0].dot(half[1]) < 0 {
-				half[1] = half[1].mul(-1)
-			}
-			par := half[0].dot(half[1]) / half[0].len() / half[1].len()
-			lr := half[0].len() / half[1].len()
-			res = maxf(res, maxf(1-par, absf(1-lr)))
-			a2 := half[0].add(half[1]).mul(0.5)
-			a1 := ctr[1].sub(ctr[0]).mul(0.5)
-			if a1.len() == 0 {
-				continue
-			}
-			// the columns stand side by side, not one after the other
-			if sin := absf(a1.x*a2.y-a1.y*a2.x) / a1.len() / a2.len(); sin < 0.5 {
-				continue
-			}
-			if res < bestRes {
-				bestRes, bc, ba1, ba2 = res, mid(ctr[0], ctr[1]), a1, a2
-			}
+		var pts [6]vec
+		for j := range pts {
+			pts[j] = pos(j)
 		}
-		ok := bestRes <= 0.15
-		if ok {
-			f.resid = bestRes
-			f.c = bc
-			// the rows of a six are spaced differently on different
-			// dice: the pattern says nothing of tilt, the pips do
-			f.q, _ = sigma2x2(ba1, ba2)
-			f.shape = aspect(fr.unproj(ba1).len(), fr.unproj(ba2).len())
-			blanks = append(blanks, f.c)
-		}
-		if !ok {
+		res, bc, ba1, ba2 := sixFit(pts)
+		if res > 0.15 {
 			return f
 		}
+		f.resid = res
+		f.c = bc
+		// the rows of a six are spaced differently on different
+		// dice: the pattern says nothing of tilt, the pips do
+		f.q, _ = sigma2x2(ba1, ba2)
+		f.shape = aspect(fr.unproj(ba1).len(), fr.unproj(ba2).len())
+		if rd.s.steep && f.shape > maxShape {
+			f.shape = minf(f.shape, latticeShape(ba1, ba2, fr.r))
+		}
+		blanks = append(blanks, f.c)
 	}
 	if f.n >= 2 {
 		f.r = 1.75 * f.q
@@ -330,7 +275,104 @@ func (rd *Reader) checkFace(idx []int) face {
 		}
 	}
 	f.ok = f.blank < 0.35
+	if f.ok && rd.s.steep && f.n == 4 {
+		rd.sixOfFour(&f, fr, sides, pipTilt)
+	}
 	return f
+}
+
+// sixOfFour reads f, a four on a steep face whose half sides are sides,
+// as a six when it is two pips of each of a six's columns whose third pips
+// the pattern puts where one pip was found and the image is pip-like at
+// the other: on a steep glossy face glare and blur take out whole pips,
+// and four pips that stay of a six's two columns make a four's pattern
+// (its rows next to each other, or one column's two upper pips with the
+// other's two lower ones). The two pips lost must both be darker than
+// halfway to a pip, one of them found as a pip of f's kind and size (a
+// corner of a four lies near its face's edge, a pitch beyond which is
+// the die's rounded edge, a side face or the table: darkness alone
+// proves nothing there); the six's centre must be clear, and once the
+// pips' tilt is undone the six must be no longer than a face, with its
+// rows square to its columns (maxSkew). Only one way of completing f may
+// fit.
+func (rd *Reader) sixOfFour(f *face, fr faceFrame, sides [2]vec, pipTilt float64) {
+	found := 0
+	six := *f
+	for k := 0; k < 2; k++ {
+		step, across := sides[k].mul(2), sides[1-k]
+		// each column's two pips, in the order of step
+		cols := [2][2]vec{
+			{f.c.sub(across).sub(sides[k]), f.c.sub(across).add(sides[k])},
+			{f.c.add(across).sub(sides[k]), f.c.add(across).add(sides[k])},
+		}
+		for m := 0; m < 4; m++ {
+			var lost [2]vec
+			for g := range cols {
+				if m&(1<<g) != 0 {
+					lost[g] = cols[g][1].add(step)
+				} else {
+					lost[g] = cols[g][0].sub(step)
+				}
+			}
+			pts := [6]vec{cols[0][0], cols[0][1], lost[0], cols[1][0], cols[1][1], lost[1]}
+			res, c, a1, a2 := sixFit(pts)
+			if res > 0.15 || !rd.pipLikeAt(lost[:], f) || !rd.pipFoundAt(lost[:], f) {
+				continue
+			}
+			if v, ok := rd.darkness(c, *f); !ok || v >= 0.35 {
+				continue
+			}
+			u1, u2 := fr.unproj(a1), fr.unproj(a2)
+			if aspect(u1.len(), u2.len()) > maxShape || absf(u1.dot(u2)) > maxSkew*u1.len()*u2.len() {
+				continue
+			}
+			found++
+			six.c, six.shape, six.value, six.tilt, six.resid = c, aspect(u1.len(), u2.len()), 6, pipTilt, res
+			six.q, _ = sigma2x2(a1, a2)
+			six.r = 1.75 * six.q
+		}
+	}
+	if found == 1 {
+		*f = six
+	}
+}
+
+// maxSkew is the largest cosine of the angle between a six's row and its
+// columns, once its pips' foreshortening is undone, in sixOfFour: a six's
+// rows are square to its columns, but a square four that a pip of another
+// face and the die's edge complete, one above one corner and one below
+// the opposite corner, makes a six skewed by 45 degrees or more.
+const maxSkew = 0.5
+
+// pipLikeAt reports whether the image at each of ps is darker than halfway
+// to a pip of f.
+func (rd *Reader) pipLikeAt(ps []vec, f *face) bool {
+	for _, p := range ps {
+		if v, ok := rd.darkness(p, *f); !ok || v < 0.5 {
+			return false
+		}
+	}
+	return true
+}
+
+// pipFoundAt reports whether a pip of f's kind and size, not of f, was
+// found at one of ps.
+func (rd *Reader) pipFoundAt(ps []vec, f *face) bool {
+	for j := range rd.s.pips {
+		q := &rd.s.pips[j]
+		if slices.Contains(f.idx, j) || q.dark != f.dark {
+			continue
+		}
+		if rs := q.d() / f.d; rs < 0.5 || rs > 2 {
+			continue
+		}
+		for _, p := range ps {
+			if dist(p, q.pos()) < 0.5*f.d {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // blanksAcross returns the worst blank of f, a three whose corner pips lie
@@ -571,4 +613,99 @@ func medianRGB(cols [][3]float64) [3]float64 {
 		m[c] = ch[len(ch)/2]
 	}
 	return m
+}
+
+// latticeShape returns the aspect of the face whose pattern spans a1 and
+// a2 (a six's half row and half column), unforeshortened by r, its pips'
+// axis ratio, along the pattern's own shortest direction instead of their
+// minor axis; or +Inf when the pattern is much less foreshortened than its
+// pips. On a steep glossy face the blur and the sheen smear the pips across
+// their foreshortening, so that their major axis strays from the face's
+// while their thinness still tells how steep it is: the pattern then shows
+// the face's axis, if it is foreshortened as its pips are, give or take
+// the leeway of a steep face's pips (see blanksAcross). A pattern that is
+// much rounder than its pips is not one face seen at their tilt: pips of
+// two faces that happen to line up (a four and two pips of a side face).
+func latticeShape(a1, a2 vec, r float64) float64 {
+	s1, s2 := sigma2x2(a1, a2)
+	if s2 > steepLeeway[len(steepLeeway)-1]*r*s1 {
+		return math.Inf(1)
+	}
+	// the direction in which the pattern is longest: the eigenvector of
+	// a1·a1ᵀ + a2·a2ᵀ of the larger eigenvalue
+	xx := a1.x*a1.x + a2.x*a2.x
+	yy := a1.y*a1.y + a2.y*a2.y
+	xy := a1.x*a1.y + a2.x*a2.y
+	th := 0.5 * math.Atan2(2*xy, xx-yy)
+	lf := faceFrame{u: vec{math.Cos(th), math.Sin(th)}, r: r}
+	return aspect(lf.unproj(a1).len(), lf.unproj(a2).len())
+}
+
+// sixFit matches pts to a six's pattern: two parallel columns of three,
+// each with its middle pip halfway. It tries every way to split the pips
+// into two triples, so that a skewed (affine) view is matched as well as a
+// square one, and returns the best match's residual (relative; +Inf when
+// none stands side by side), its centre, its half row (from one column's
+// middle pip to the centre) and its half column.
+func sixFit(pts [6]vec) (bestRes float64, bc, ba1, ba2 vec) {
+	bestRes = math.Inf(1)
+	for m := 0; m < 1<<6; m++ {
+		if m&1 == 0 || bits6(m) != 3 {
+			continue // pip 0 is always in the first column
+		}
+		var cols [2][3]vec
+		var nc [2]int
+		for j := 0; j < 6; j++ {
+			g := 1
+			if m&(1<<j) != 0 {
+				g = 0
+			}
+			cols[g][nc[g]] = pts[j]
+			nc[g]++
+		}
+		var ctr, half [2]vec
+		res := 0.0
+		for g := 0; g < 2; g++ {
+			col := &cols[g]
+			// the middle pip is the one nearest the column's centre
+			cc := col[0].add(col[1]).add(col[2]).mul(1.0 / 3)
+			mi := 0
+			for j := 1; j < 3; j++ {
+				if dist(col[j], cc) < dist(col[mi], cc) {
+					mi = j
+				}
+			}
+			e1, e2 := col[(mi+1)%3], col[(mi+2)%3]
+			v := e2.sub(e1)
+			if v.len() == 0 {
+				res = math.Inf(1)
+				break
+			}
+			res = maxf(res, dist(col[mi], mid(e1, e2))/(v.len()/2))
+			ctr[g] = col[mi]
+			half[g] = v.mul(0.5)
+		}
+		if math.IsInf(res, 1) {
+			continue
+		}
+		if half[0].dot(half[1]) < 0 {
+			half[1] = half[1].mul(-1)
+		}
+		par := half[0].dot(half[1]) / half[0].len() / half[1].len()
+		lr := half[0].len() / half[1].len()
+		res = maxf(res, maxf(1-par, absf(1-lr)))
+		a2 := half[0].add(half[1]).mul(0.5)
+		a1 := ctr[1].sub(ctr[0]).mul(0.5)
+		if a1.len() == 0 {
+			continue
+		}
+		// the columns stand side by side, not one after the other
+		if sin := absf(a1.x*a2.y-a1.y*a2.x) / a1.len() / a2.len(); sin < 0.5 {
+			continue
+		}
+		if res < bestRes {
+			bestRes, bc, ba1, ba2 = res, mid(ctr[0], ctr[1]), a1, a2
+		}
+	}
+	return bestRes, bc, ba1, ba2
 }

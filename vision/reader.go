@@ -207,7 +207,10 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 // was then unsure for a reason thinner pips do not undo, and the slivers
 // of the steep face above a face seen square on would be read instead of
 // it. A steeper whole face may be the rounder pips of a steep face whose
-// thinner ones were missed (the four nearer rows of a six).
+// thinner ones were missed (the four nearer rows of a six), and so may two
+// pips closer than a two's (two pips of a row). On a steep face, a six
+// whose pips the sheen smears across their foreshortening, or of which
+// glare took two pips out, is read too (see latticeShape and sixOfFour).
 //
 // When no plane reads a value, the plane that found the most pips is read
 // once more with the pips that only the others found added: a pip's
@@ -429,7 +432,9 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	}
 	faces := rd.findFaces()
 	for i := range faces {
-		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 && f.tilt <= rd.opts.MaxTilt {
+		// a two whose pips are closer than a two's is a row of a larger
+		// face whose other pips were missed (see decide), not a whole one
+		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 && f.tilt <= rd.opts.MaxTilt && !(f.n == 2 && f.q < minTwoSpacing*f.d) {
 			rd.wholeSeen = true
 		}
 	}
