@@ -112,26 +112,11 @@ func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label
 	return &tl
 }
 
-// openTargets are the accuracy bars the recogniser does not meet yet, by
-// the name of the check, with the level it keeps meanwhile (so that it
-// cannot fall back unnoticed). They are listed here, reported in every run,
-// and asserted in full with PARCHIS_VISION_TARGETS=all. The wrong-rate bar
-// is never relaxed.
-var openTargets = map[string]float64{}
-
-// atLeast checks that rate reaches bar, or, for an open target, its floor.
+// atLeast checks that rate reaches bar.
 func atLeast(t *testing.T, name, what string, rate, bar float64) {
 	t.Helper()
-	floor, open := openTargets[name]
-	if !open || os.Getenv("PARCHIS_VISION_TARGETS") == "all" {
-		if rate < bar {
-			t.Errorf("%s: %s %.2f%% < %.0f%%", name, what, 100*rate, 100*bar)
-		}
-		return
-	}
-	t.Logf("OPEN TARGET %s: %s %.2f%%, the bar is %.0f%% (kept above %.1f%% meanwhile)", name, what, 100*rate, 100*bar, 100*floor)
-	if rate < floor {
-		t.Errorf("%s: %s %.2f%% fell below %.1f%%", name, what, 100*rate, 100*floor)
+	if rate < bar {
+		t.Errorf("%s: %s %.2f%% < %.0f%%", name, what, 100*rate, 100*bar)
 	}
 }
 
