@@ -53,6 +53,7 @@ type face struct {
 	d       float64 // mean pip diameter
 	u       vec     // major axis of its pips (the face's unforeshortened direction)
 	shape   float64 // 4…6 pips: the pattern's aspect (≥ 1) once the pips' foreshortening is undone
+	blanks  []vec   // where its pattern wants no pip
 
 	// squareCut: partial, a one seen from the side whose face reaches
 	// past the border only as guessed square on, not foreshortened
@@ -308,6 +309,7 @@ func (rd *Reader) checkFace(idx []int) face {
 	}
 	f.tilt = maxf(pipTilt, patTilt)
 	f.value = f.n
+	f.blanks = blanks
 	// blank check
 	for _, b := range blanks {
 		v, ok := rd.darkness(b, f)

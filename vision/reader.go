@@ -86,6 +86,9 @@ type Reader struct {
 	ss        scratch         // scratch of the search for sight
 	spix      []uint8         // the colour plane searched for sight
 	seen      []pip           // pips found on other planes, added to those of the plane read (see readSteep)
+	prior     []pip           // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd  []int           // where each face's pips end in prior
+	priorKind []planeKind     // the plane each face was found on
 	others    []pip           // the pips of every plane read by readSteep so far
 
 	faceR   float64 // half side of the face read last, px
@@ -149,6 +152,7 @@ func NewReader(opts *Opts) *Reader {
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
+	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	oneDie := false
@@ -434,6 +438,15 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		}
 	}
 	res := rd.decide(faces)
+	if rd.img != nil {
+		for i := range faces {
+			for _, j := range faces[i].idx {
+				rd.prior = append(rd.prior, ps[j])
+			}
+			rd.priorEnd = append(rd.priorEnd, len(rd.prior))
+			rd.priorKind = append(rd.priorKind, kind)
+		}
+	}
 	if !res.Box.Empty() {
 		res.Box = res.Box.Add(g.Rect.Min).Intersect(g.Rect)
 	}
@@ -1150,6 +1163,9 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
+	if rd.partSeen(f) {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
 }
@@ -1520,4 +1536,122 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 	}
 	rd.pipPix = read
 	return rd.sight
+}
+
+// partSeen reports whether a face found on another plane of the colour
+// image being read holds two or more of the pips of f and more pips of
+// their size: f is then part of that face, whose other pips this plane
+// missed. A pip's contrast with its face differs from plane to
+// plane (glare whitens some in grey, the body's colour bleeds into others
+// in colour), so that a plane may show two pips of a four as a face of
+// their own while another plane groups all four, though it could not read
+// them (a lone pip, read as a one, is judged by oneShown). Seen from the side, the pips of
+// the side faces below the face are grouped with its pips too: only those
+// beside it or above it (less than minBelow of its pips' diameters below
+// the lowest, down the image) count, and only those of the hue of its
+// pips (see kinHue): a glint on a coloured die is its body's colour,
+// lit.
+func (rd *Reader) partSeen(f *face) bool {
+	if len(rd.priorEnd) == 0 || f.n < 2 || len(f.blanks) == 0 {
+		return false
+	}
+	ps := rd.s.pips
+	low := math.Inf(-1)
+	for _, i := range f.idx {
+		low = maxf(low, ps[i].y)
+	}
+	// the colours of the face and of its pips, as the medians of its
+	// blanks' and its pips'
+	br := int(maxf(1, 0.3*f.d))
+	cols := make([][3]float64, 0, 6)
+	for _, b := range f.blanks {
+		if c, ok := rd.rgbAt(b, br); ok {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return false
+	}
+	fc := medianRGB(cols)
+	cols = cols[:0]
+	for _, i := range f.idx {
+		if c, ok := rd.rgbAt(ps[i].pos(), int(maxf(1, 0.5*ps[i].b))); ok {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return false
+	}
+	pc := medianRGB(cols)
+	fc, pc = hue(fc), hue(pc)
+	start := 0
+	for g, end := range rd.priorEnd {
+		group := rd.prior[start:end]
+		start = end
+		if rd.priorKind[g] == rd.s.kind || len(group) <= f.n {
+			continue
+		}
+		held, more := 0, 0
+		for k := range group {
+			q := &group[k]
+			own := false
+			for _, i := range f.idx {
+				if p := &ps[i]; dist(q.pos(), p.pos()) < maxf(q.a, p.a) {
+					own = true
+				}
+			}
+			if own {
+				held++
+			} else if rs := q.d() / f.d; rs >= minPartPip && rs <= maxPartPip && (q.y-low)/f.d < minBelow {
+				if c, ok := rd.rgbAt(q.pos(), int(maxf(1, 0.5*q.b))); ok && kinHue(c, fc, pc) {
+					more++
+				}
+			}
+		}
+		if held >= 2 && more > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// minPartPip and maxPartPip bound the diameter, over the mean of a face's
+// pips, of a pip of the same face (as a face's pips may differ, see
+// checkFace): smaller ones are specks.
+const (
+	minPartPip = 0.65
+	maxPartPip = 1.55
+)
+
+// hue returns the colour c with its brightness left out: its red, green
+// and blue over their sum. Glare and shade change how bright a die's
+// body and its pips are much more than their hue.
+func hue(c [3]float64) [3]float64 {
+	s := c[0] + c[1] + c[2]
+	if s <= 0 {
+		return [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+	}
+	return [3]float64{c[0] / s, c[1] / s, c[2] / s}
+}
+
+// kinHue reports whether the colour c may be a pip's on a face of hue fc
+// whose pips are of hue pc: its hue lies at least halfway from the face's
+// to the pips', straying off that way by little (see minKinColour), or
+// the two hues are too alike (less than minHueStep apart, a white die
+// with black pips) for hue to tell a pip from the face.
+func kinHue(c, fc, pc [3]float64) bool {
+	if dist3(fc, pc) < minHueStep {
+		return true
+	}
+	a, o := pipness(hue(c), fc, pc)
+	return a >= minKinColour && o <= maxKinStray
+}
+
+// minHueStep is the least difference of hue (see hue) between a face and
+// its pips that tells them apart: a colourless die's face and pips
+// differ by a few hundredths, as its white balance tints them.
+const minHueStep = 0.05
+
+func dist3(a, b [3]float64) float64 {
+	return math.Sqrt(sq(a[0]-b[0]) + sq(a[1]-b[1]) + sq(a[2]-b[2]))
 }
