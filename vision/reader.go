@@ -155,6 +155,12 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
+	// planes that read different values leave the image unsure, read on
+	// no other plane
+	split := res.Answer == Value && rd.opts.Oblique && res.Value <= maxCheckedValue && rd.otherValue(img, res.Value)
+	if split {
+		res = Result{Answer: Unsure, Confidence: 0.5, Box: res.Box, Tilt: res.Tilt}
+	}
 	oneDie := false
 	if res.Answer == Multi && rd.opts.Oblique {
 		// specks and glints on a die in grey can look like the pips of
@@ -169,7 +175,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 		oneDie = withinReach(rd.multiAt, rd.multiR)
 	}
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
+		if !rd.opts.Oblique || split || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
@@ -193,7 +199,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
 		return Result{Answer: Multi, Confidence: 0.7}
 	}
-	if res.Answer == Unsure && !rd.wholeSeen {
+	if res.Answer == Unsure && !rd.wholeSeen && !split {
 		return rd.readSteep(img, res)
 	}
 	return res
@@ -1655,3 +1661,28 @@ const minHueStep = 0.05
 func dist3(a, b [3]float64) float64 {
 	return math.Sqrt(sq(a[0]-b[0]) + sq(a[1]-b[1]) + sq(a[2]-b[2]))
 }
+
+// otherValue reports whether the first colour plane of img that reads a
+// value on top reads another value than v, the value the grey read: one
+// of the two readings missed pips (see partSeen), and which cannot be
+// told. The state of the grey's reading is kept.
+func (rd *Reader) otherValue(img image.Image, v int) bool {
+	faceR, faceC, faceH, confirm := rd.faceR, rd.faceC, rd.faceH, rd.confirm
+	defer func() { rd.faceR, rd.faceC, rd.faceH, rd.confirm = faceR, faceC, faceH, confirm }()
+	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
+		if g, ok := rd.colourPlane(img, kind); ok {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+				return r.Value != v
+			}
+		}
+	}
+	return false
+}
+
+// maxCheckedValue is the largest value read on the grey that the colour
+// planes are asked to confirm (see otherValue): a face of one or two pips
+// is what is left of a bigger face once glare or blur has hidden the rest
+// of its pips, the common way to a wrong value; a bigger face needs more
+// pips hidden, and confirming every value would cost a colour read of
+// every image.
+const maxCheckedValue = 2
