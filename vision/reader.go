@@ -1169,7 +1169,7 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	if rd.partSeen(f) {
+	if rd.partSeen(f) || rd.rowsGoOn(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
@@ -1686,3 +1686,52 @@ func (rd *Reader) otherValue(img image.Image, v int) bool {
 // pips hidden, and confirming every value would cost a colour read of
 // every image.
 const maxCheckedValue = 2
+
+// rowsGoOn reports whether f, a face of four pips, has its rows continued
+// by another pip found on the plane read, of their size and polarity and
+// foreshortened as they are (within maxRatioStep of their axis ratio, its
+// long axis along theirs within minAxisCos), one row beyond it in line
+// with one of its pips: f is then four pips of a six whose third row was
+// split off it. The pips of a side face, seen from the side, lie there
+// too, but are foreshortened otherwise. The view of a face is affine, so
+// the place is told in its own axes as seen.
+func (rd *Reader) rowsGoOn(f *face) bool {
+	if f.n != 4 {
+		return false
+	}
+	a1, a2 := f.half[0], f.half[1]
+	det := a1.x*a2.y - a1.y*a2.x
+	if absf(det) < 1e-6 {
+		return false
+	}
+	ps := rd.s.pips
+	for j := range ps {
+		q := &ps[j]
+		if q.dark != f.dark || slices.Contains(f.idx, j) {
+			continue
+		}
+		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+			continue
+		}
+		if absf(q.b/q.a-f.ratio) > maxRatioStep || absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos {
+			continue // foreshortened otherwise: a side face's
+		}
+		v := q.pos().sub(f.c)
+		x, y := (v.x*a2.y-v.y*a2.x)/det, (a1.x*v.y-a1.y*v.x)/det
+		for _, w := range [...]vec{{x, y}, {y, x}} {
+			// in these axes the rows are 2 apart (see rowSlack)
+			if absf(absf(w.x)-3) < 2*rowSlack && absf(absf(w.y)-1) < 2*rowSlack {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxRatioStep and minAxisCos bound how differently from a face's pips a
+// pip of the same face may be foreshortened: the difference of their axis
+// ratios, and the cosine between their long axes.
+const (
+	maxRatioStep = 0.1
+	minAxisCos   = 0.9
+)
