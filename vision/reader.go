@@ -1545,18 +1545,22 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 }
 
 // partSeen reports whether a face found on another plane of the colour
-// image being read holds two or more of the pips of f and more pips of
-// their size: f is then part of that face, whose other pips this plane
-// missed. A pip's contrast with its face differs from plane to
-// plane (glare whitens some in grey, the body's colour bleeds into others
-// in colour), so that a plane may show two pips of a four as a face of
-// their own while another plane groups all four, though it could not read
-// them (a lone pip, read as a one, is judged by oneShown). Seen from the side, the pips of
-// the side faces below the face are grouped with its pips too: only those
-// beside it or above it (less than minBelow of its pips' diameters below
-// the lowest, down the image) count, and only those of the hue of its
-// pips (see kinHue): a glint on a coloured die is its body's colour,
-// lit.
+// image being read groups the pips of f otherwise than f does. A pip's
+// contrast with its face differs from plane to plane (glare whitens some
+// in grey, the body's colour bleeds into others in colour), so that:
+//   - a plane may show two pips of a four as a face of their own while
+//     another groups all four, though it could not read them: a face
+//     holding two or more pips of f and another pip of their size beside
+//     or above them (less than minBelow of their diameters below the
+//     lowest, down the image: seen from the side, the pips of the side
+//     faces below a face are grouped with its pips too);
+//   - a plane may read the top face's pip and a side face's as a two while
+//     another groups the side face's pip with its own row: a face holding
+//     one pip of f and another pip of their size anywhere.
+//
+// Only pips of the hue of f's pips count (see kinHue): a glint on a
+// coloured die is its body's colour, lit. A lone pip, read as a one, is
+// judged by oneShown.
 func (rd *Reader) partSeen(f *face) bool {
 	if len(rd.priorEnd) == 0 || f.n < 2 || len(f.blanks) == 0 {
 		return false
@@ -1597,7 +1601,7 @@ func (rd *Reader) partSeen(f *face) bool {
 		if rd.priorKind[g] == rd.s.kind || len(group) <= f.n {
 			continue
 		}
-		held, more := 0, 0
+		held, more, apart := 0, 0, 0
 		for k := range group {
 			q := &group[k]
 			own := false
@@ -1608,11 +1612,18 @@ func (rd *Reader) partSeen(f *face) bool {
 			}
 			if own {
 				held++
-			} else if rs := q.d() / f.d; rs >= minPartPip && rs <= maxPartPip && (q.y-low)/f.d < minBelow {
+			} else if rs := q.d() / f.d; rs >= minPartPip && rs <= maxPartPip {
 				if c, ok := rd.rgbAt(q.pos(), int(maxf(1, 0.5*q.b))); ok && kinHue(c, fc, pc) {
-					more++
+					apart++
+					if (q.y-low)/f.d < minBelow {
+						more++
+					}
 				}
 			}
+		}
+		if held == 1 && apart > 0 {
+			// f's pips are split otherwise there
+			return true
 		}
 		if held >= 2 && more > 0 {
 			return true
