@@ -1553,7 +1553,9 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 //     holding two or more pips of f and another pip of their size beside
 //     or above them (less than minBelow of their diameters below the
 //     lowest, down the image: seen from the side, the pips of the side
-//     faces below a face are grouped with its pips too);
+//     faces below a face are grouped with its pips too), or anywhere when
+//     f is a two (two pips, the common remainder of a bigger face, say
+//     too little of their face to tell its side faces apart);
 //   - a plane may read the top face's pip and a side face's as a two while
 //     another groups the side face's pip with its own row: a face holding
 //     one pip of f and another pip of their size anywhere.
@@ -1615,7 +1617,7 @@ func (rd *Reader) partSeen(f *face) bool {
 			} else if rs := q.d() / f.d; rs >= minPartPip && rs <= maxPartPip {
 				if c, ok := rd.rgbAt(q.pos(), int(maxf(1, 0.5*q.b))); ok && kinHue(c, fc, pc) {
 					apart++
-					if (q.y-low)/f.d < minBelow {
+					if f.n == 2 || (q.y-low)/f.d < minBelow {
 						more++
 					}
 				}
