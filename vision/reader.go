@@ -1564,7 +1564,7 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 // coloured die is its body's colour, lit. A lone pip, read as a one, is
 // judged by oneShown.
 func (rd *Reader) partSeen(f *face) bool {
-	if len(rd.priorEnd) == 0 || f.n < 2 || len(f.blanks) == 0 {
+	if rd.img == nil || len(rd.priorEnd) == 0 || f.n < 2 || len(f.blanks) == 0 {
 		return false
 	}
 	ps := rd.s.pips
