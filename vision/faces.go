@@ -54,6 +54,8 @@ type face struct {
 	d       float64 // mean pip diameter
 	u       vec     // major axis of its pips (the face's unforeshortened direction)
 	shape   float64 // 4…6 pips: the pattern's aspect (≥ 1) once the pips' foreshortening is undone
+	blanks  []vec   // where its pattern wants no pip
+	half    [2]vec  // 4 or 5 pips: from its centre to the middles of two sides, as seen
 
 	// squareCut: partial, a one seen from the side whose face reaches
 	// past the border only as guessed square on, not foreshortened
@@ -213,6 +215,7 @@ func (rd *Reader) checkFace(idx []int) face {
 		}
 		f.c = cc
 		f.q = s1
+		f.half = [2]vec{a1, a2}
 		patTilt = acosDeg(s2 / s1 / 0.97)
 		f.shape = aspect(fr.unproj(a1).len(), fr.unproj(a2).len())
 		blanks = append(blanks, cc.add(a1), cc.sub(a1), cc.add(a2), cc.sub(a2))
@@ -253,6 +256,7 @@ func (rd *Reader) checkFace(idx []int) face {
 	}
 	f.tilt = maxf(pipTilt, patTilt)
 	f.value = f.n
+	f.blanks = blanks
 	// blank check
 	for _, b := range blanks {
 		v, ok := rd.darkness(b, f)

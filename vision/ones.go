@@ -107,7 +107,7 @@ func (rd *Reader) oneShown(f *face, faces []face) bool {
 		c := cand{s: s, rs: rs, w: w, nd: w.len() / (2 * maxf(s.a, p.a))}
 		c.kin = a >= minKinColour && o <= maxKinStray && rs <= maxKinSize
 		rp, rq := p.b/p.a, s.b/s.a
-		c.aslant = absf(rp-rq) <= 0.2 && (rp >= 0.85 || rq >= 0.85 || absf(p.ux*s.ux+p.uy*s.uy) >= 0.9)
+		c.aslant = absf(rp-rq) <= 0.2 && (rp >= roundPip || rq >= roundPip || absf(p.ux*s.ux+p.uy*s.uy) >= 0.9)
 		if rs > maxKinSize && s.dark == p.dark && dist(s.pos(), p.pos()) < bigReach*s.d() {
 			return false
 		}
@@ -307,6 +307,13 @@ const (
 	rowReach  = 5
 	rowSlack  = 0.3
 )
+
+// roundPip is the axis ratio from which a pip's long axis says nothing
+// of the direction its face is foreshortened in: a pip seen nearly square
+// on, or blurred, is round but for noise, and its axis may lie any way.
+// Two candidates are foreshortened alike when their ratios agree and,
+// unless one of them is that round, their long axes do too.
+const roundPip = 0.7
 
 // maxFaceShift is the farthest, in chroma levels, that the colour around a
 // one may lie from its coloured die's body colour.

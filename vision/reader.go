@@ -86,6 +86,9 @@ type Reader struct {
 	ss        scratch         // scratch of the search for sight
 	spix      []uint8         // the colour plane searched for sight
 	seen      []pip           // pips found on other planes, added to those of the plane read (see readSteep)
+	prior     []pip           // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd  []int           // where each face's pips end in prior
+	priorKind []planeKind     // the plane each face was found on
 	others    []pip           // the pips of every plane read by readSteep so far
 
 	faceR   float64 // half side of the face read last, px
@@ -149,8 +152,15 @@ func NewReader(opts *Opts) *Reader {
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
+	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
+	// planes that read different values leave the image unsure, read on
+	// no other plane
+	split := res.Answer == Value && rd.opts.Oblique && res.Value <= maxCheckedValue && rd.otherValue(img, res.Value)
+	if split {
+		res = Result{Answer: Unsure, Confidence: 0.5, Box: res.Box, Tilt: res.Tilt}
+	}
 	oneDie := false
 	if res.Answer == Multi && rd.opts.Oblique {
 		// specks and glints on a die in grey can look like the pips of
@@ -165,7 +175,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 		oneDie = withinReach(rd.multiAt, rd.multiR)
 	}
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
+		if !rd.opts.Oblique || split || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
@@ -189,7 +199,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
 		return Result{Answer: Multi, Confidence: 0.7}
 	}
-	if res.Answer == Unsure && !rd.wholeSeen {
+	if res.Answer == Unsure && !rd.wholeSeen && !split {
 		return rd.readSteep(img, res)
 	}
 	return res
@@ -439,6 +449,15 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		}
 	}
 	res := rd.decide(faces)
+	if rd.img != nil {
+		for i := range faces {
+			for _, j := range faces[i].idx {
+				rd.prior = append(rd.prior, ps[j])
+			}
+			rd.priorEnd = append(rd.priorEnd, len(rd.prior))
+			rd.priorKind = append(rd.priorKind, kind)
+		}
+	}
 	if !res.Box.Empty() {
 		res.Box = res.Box.Add(g.Rect.Min).Intersect(g.Rect)
 	}
@@ -1174,6 +1193,9 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
+	if rd.partSeen(f) || rd.rowsGoOn(f) {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
 }
@@ -1545,3 +1567,208 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 	rd.pipPix = read
 	return rd.sight
 }
+
+// partSeen reports whether a face found on another plane of the colour
+// image being read groups the pips of f otherwise than f does. A pip's
+// contrast with its face differs from plane to plane (glare whitens some
+// in grey, the body's colour bleeds into others in colour), so that:
+//   - a plane may show two pips of a four as a face of their own while
+//     another groups all four, though it could not read them: a face
+//     holding two or more pips of f and another pip of their size beside
+//     or above them (less than minBelow of their diameters below the
+//     lowest, down the image: seen from the side, the pips of the side
+//     faces below a face are grouped with its pips too), or anywhere when
+//     f is a two (two pips, the common remainder of a bigger face, say
+//     too little of their face to tell its side faces apart);
+//   - a plane may read the top face's pip and a side face's as a two while
+//     another groups the side face's pip with its own row: a face holding
+//     one pip of f and another pip of their size anywhere.
+//
+// Only pips of the hue of f's pips count (see kinHue): a glint on a
+// coloured die is its body's colour, lit. A lone pip, read as a one, is
+// judged by oneShown.
+func (rd *Reader) partSeen(f *face) bool {
+	if rd.img == nil || len(rd.priorEnd) == 0 || f.n < 2 || len(f.blanks) == 0 {
+		return false
+	}
+	ps := rd.s.pips
+	low := math.Inf(-1)
+	for _, i := range f.idx {
+		low = maxf(low, ps[i].y)
+	}
+	// the colours of the face and of its pips, as the medians of its
+	// blanks' and its pips'
+	br := int(maxf(1, 0.3*f.d))
+	cols := make([][3]float64, 0, 6)
+	for _, b := range f.blanks {
+		if c, ok := rd.rgbAt(b, br); ok {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return false
+	}
+	fc := medianRGB(cols)
+	cols = cols[:0]
+	for _, i := range f.idx {
+		if c, ok := rd.rgbAt(ps[i].pos(), int(maxf(1, 0.5*ps[i].b))); ok {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) == 0 {
+		return false
+	}
+	pc := medianRGB(cols)
+	fc, pc = hue(fc), hue(pc)
+	start := 0
+	for g, end := range rd.priorEnd {
+		group := rd.prior[start:end]
+		start = end
+		if rd.priorKind[g] == rd.s.kind || len(group) <= f.n {
+			continue
+		}
+		held, more, apart := 0, 0, 0
+		for k := range group {
+			q := &group[k]
+			own := false
+			for _, i := range f.idx {
+				if p := &ps[i]; dist(q.pos(), p.pos()) < maxf(q.a, p.a) {
+					own = true
+				}
+			}
+			if own {
+				held++
+			} else if rs := q.d() / f.d; rs >= minPartPip && rs <= maxPartPip {
+				if c, ok := rd.rgbAt(q.pos(), int(maxf(1, 0.5*q.b))); ok && kinHue(c, fc, pc) {
+					apart++
+					if f.n == 2 || (q.y-low)/f.d < minBelow {
+						more++
+					}
+				}
+			}
+		}
+		if held == 1 && apart > 0 {
+			// f's pips are split otherwise there
+			return true
+		}
+		if held >= 2 && more > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// minPartPip and maxPartPip bound the diameter, over the mean of a face's
+// pips, of a pip of the same face (as a face's pips may differ, see
+// checkFace): smaller ones are specks.
+const (
+	minPartPip = 0.65
+	maxPartPip = 1.55
+)
+
+// hue returns the colour c with its brightness left out: its red, green
+// and blue over their sum. Glare and shade change how bright a die's
+// body and its pips are much more than their hue.
+func hue(c [3]float64) [3]float64 {
+	s := c[0] + c[1] + c[2]
+	if s <= 0 {
+		return [3]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+	}
+	return [3]float64{c[0] / s, c[1] / s, c[2] / s}
+}
+
+// kinHue reports whether the colour c may be a pip's on a face of hue fc
+// whose pips are of hue pc: its hue lies at least halfway from the face's
+// to the pips', straying off that way by little (see minKinColour), or
+// the two hues are too alike (less than minHueStep apart, a white die
+// with black pips) for hue to tell a pip from the face.
+func kinHue(c, fc, pc [3]float64) bool {
+	if dist3(fc, pc) < minHueStep {
+		return true
+	}
+	a, o := pipness(hue(c), fc, pc)
+	return a >= minKinColour && o <= maxKinStray
+}
+
+// minHueStep is the least difference of hue (see hue) between a face and
+// its pips that tells them apart: a colourless die's face and pips
+// differ by a few hundredths, as its white balance tints them.
+const minHueStep = 0.05
+
+func dist3(a, b [3]float64) float64 {
+	return math.Sqrt(sq(a[0]-b[0]) + sq(a[1]-b[1]) + sq(a[2]-b[2]))
+}
+
+// otherValue reports whether the first colour plane of img that reads a
+// value on top reads another value than v, the value the grey read: one
+// of the two readings missed pips (see partSeen), and which cannot be
+// told. The state of the grey's reading is kept.
+func (rd *Reader) otherValue(img image.Image, v int) bool {
+	faceR, faceC, faceH, confirm := rd.faceR, rd.faceC, rd.faceH, rd.confirm
+	defer func() { rd.faceR, rd.faceC, rd.faceH, rd.confirm = faceR, faceC, faceH, confirm }()
+	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
+		if g, ok := rd.colourPlane(img, kind); ok {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+				return r.Value != v
+			}
+		}
+	}
+	return false
+}
+
+// maxCheckedValue is the largest value read on the grey that the colour
+// planes are asked to confirm (see otherValue): a face of one or two pips
+// is what is left of a bigger face once glare or blur has hidden the rest
+// of its pips, the common way to a wrong value; a bigger face needs more
+// pips hidden, and confirming every value would cost a colour read of
+// every image.
+const maxCheckedValue = 2
+
+// rowsGoOn reports whether f, a face of four pips, has its rows continued
+// by another pip found on the plane read, of their size and polarity and
+// foreshortened as they are (within maxRatioStep of their axis ratio, its
+// long axis along theirs within minAxisCos), one row beyond it in line
+// with one of its pips: f is then four pips of a six whose third row was
+// split off it. The pips of a side face, seen from the side, lie there
+// too, but are foreshortened otherwise. The view of a face is affine, so
+// the place is told in its own axes as seen.
+func (rd *Reader) rowsGoOn(f *face) bool {
+	if f.n != 4 {
+		return false
+	}
+	a1, a2 := f.half[0], f.half[1]
+	det := a1.x*a2.y - a1.y*a2.x
+	if absf(det) < 1e-6 {
+		return false
+	}
+	ps := rd.s.pips
+	for j := range ps {
+		q := &ps[j]
+		if q.dark != f.dark || slices.Contains(f.idx, j) {
+			continue
+		}
+		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+			continue
+		}
+		if absf(q.b/q.a-f.ratio) > maxRatioStep || absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos {
+			continue // foreshortened otherwise: a side face's
+		}
+		v := q.pos().sub(f.c)
+		x, y := (v.x*a2.y-v.y*a2.x)/det, (a1.x*v.y-a1.y*v.x)/det
+		for _, w := range [...]vec{{x, y}, {y, x}} {
+			// in these axes the rows are 2 apart (see rowSlack)
+			if absf(absf(w.x)-3) < 2*rowSlack && absf(absf(w.y)-1) < 2*rowSlack {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxRatioStep and minAxisCos bound how differently from a face's pips a
+// pip of the same face may be foreshortened: the difference of their axis
+// ratios, and the cosine between their long axes.
+const (
+	maxRatioStep = 0.1
+	minAxisCos   = 0.9
+)
