@@ -764,8 +764,9 @@ func (rd *Reader) splitGroup(idx []int) [][]int {
 
 // splitTop looks, in a group of pips that is not one face, for a face of
 // one to three pips with every other pip of the group more than 0.6 half
-// sides below its centre (seen from the side of an upright photo, the side
-// faces lie below the top face) and either forming a whole face of its own
+// sides below its centre, or a whole half side below a one's pip (seen
+// from the side of an upright photo, the side faces lie below the top
+// face) and either forming a whole face of its own
 // or lying wholly beyond the top face in its plane (a side face of which
 // some pips were lost: its pattern says nothing, but the top's blanks have
 // shown those pips are none of the top's): the group is then the top face
@@ -810,6 +811,14 @@ func (rd *Reader) splitTopOf(idx []int, k int, whole bool) (top, rest []int) {
 		}
 		f := rd.checkFace(sub)
 		if f.ok && !f.partial || k == 1 && !f.partial && f.blank < maxLoneBlank {
+			// a side face lies past the top face's edge; a one's pip is
+			// its face's centre, and a pip less than a half side below it
+			// may still be of its face (the other pip of a two, say), so
+			// past the farthest the face can reach, seen square on
+			reach := 0.6 * f.r
+			if k == 1 {
+				reach = f.r
+			}
 			var others []int
 			below := true
 			for j := 0; j < n; j++ {
@@ -817,7 +826,7 @@ func (rd *Reader) splitTopOf(idx []int, k int, whole bool) (top, rest []int) {
 					continue
 				}
 				others = append(others, idx[j])
-				if ps[idx[j]].y < f.c.y+0.6*f.r {
+				if ps[idx[j]].y < f.c.y+reach {
 					below = false
 				}
 			}
