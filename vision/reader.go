@@ -1202,7 +1202,7 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	if rd.partSeen(f) || rd.rowsGoOn(f) {
+	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
@@ -1781,3 +1781,47 @@ const (
 	maxRatioStep = 0.1
 	minAxisCos   = 0.9
 )
+
+// holdsOther reports whether f, a face of two or three pips (its pattern
+// one diagonal), holds another pip found on the plane read, of their size
+// and polarity and foreshortened as they are (see rowsGoOn), within
+// maxInsideReach of its corner pips' distance from its centre once the
+// foreshortening is undone: a two or three is alone on its face, so f is
+// then a part of a bigger face (a column of a six, one pip of each of a
+// four's rows) whose other pips were split off it, as faint pips are
+// when the light changes.
+func (rd *Reader) holdsOther(f *face) bool {
+	if f.n < 2 || f.n > 3 {
+		return false
+	}
+	fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
+	ps := rd.s.pips
+	corner := 0.0
+	for _, i := range f.idx {
+		corner = maxf(corner, fr.unproj(ps[i].pos().sub(f.c)).len())
+	}
+	for j := range ps {
+		q := &ps[j]
+		if q.dark != f.dark || slices.Contains(f.idx, j) {
+			continue
+		}
+		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+			continue
+		}
+		if absf(q.b/q.a-f.ratio) > maxRatioStep || absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos {
+			continue // foreshortened otherwise: a side face's
+		}
+		if fr.unproj(q.pos().sub(f.c)).len() < maxInsideReach*corner {
+			return true
+		}
+	}
+	return false
+}
+
+// maxInsideReach is how far from a face's centre, over its corner pips'
+// distance, a pip lies on the face (see holdsOther): a face's half side is
+// 1.75 times its pips' offset from the centre along it (see checkFace), so
+// that its corners lie 1.75 times as far as its corner pips, and the middles
+// of its sides 1.24 times; a little less than its corners leaves room for
+// the slack of the foreshortening, and for the side faces beyond them.
+const maxInsideReach = 1.6
