@@ -278,6 +278,12 @@ func (rd *Reader) checkFace(idx []int) face {
 			}
 		}
 	}
+	if f.n >= 2 && rd.pipFoundAt(blanks, &f) {
+		// a pip found near a blank is no blank, however little of it
+		// darkens the blank's few pixels: a faint pip found small, or a
+		// blank put a little off by the pips' foreshortening
+		f.blank = 1
+	}
 	f.ok = f.blank < 0.35
 	if f.ok && rd.s.steep && f.n == 4 {
 		rd.sixOfFour(&f, fr, sides, pipTilt)
