@@ -1173,6 +1173,9 @@ func (rd *Reader) decide(faces []face) Result {
 		// too, where print is told from a pip
 		f.blank = rd.colourBlank(f)
 	}
+	if f.n == 1 && rd.opts.Oblique && rd.speckBeside(f) {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	shown := false
 	if f.n == 1 && !lone && rd.opts.Oblique {
 		shown = rd.oneShown(f, faces)
