@@ -157,7 +157,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	// planes that read different values leave the image unsure, read on
 	// no other plane
-	split := res.Answer == Value && rd.opts.Oblique && res.Value <= maxCheckedValue && rd.otherValue(img, res.Value)
+	split := res.Answer == Value && rd.opts.Oblique && rd.otherValue(img, res.Value)
 	if split {
 		res = Result{Answer: Unsure, Confidence: 0.5, Box: res.Box, Tilt: res.Tilt}
 	}
@@ -1714,13 +1714,24 @@ func dist3(a, b [3]float64) float64 {
 // otherValue reports whether the first colour plane of img that reads a
 // value on top reads another value than v, the value the grey read: one
 // of the two readings missed pips (see partSeen), and which cannot be
-// told. The state of the grey's reading is kept.
+// told. Only the values that a face with pips hidden commonly passes for
+// are checked: v up to maxCheckedValue, with any other value read; and a
+// four, with a bigger value read (a five whose centre pip faded, or a six
+// with two pips lost: a four's pips are far apart, so that a plane reading
+// fewer pips is the one that missed them). The state of the grey's
+// reading is kept.
 func (rd *Reader) otherValue(img image.Image, v int) bool {
+	if v > maxCheckedValue && v != 4 {
+		return false
+	}
 	faceR, faceC, faceH, confirm := rd.faceR, rd.faceC, rd.faceH, rd.confirm
 	defer func() { rd.faceR, rd.faceC, rd.faceH, rd.confirm = faceR, faceC, faceH, confirm }()
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
 		if g, ok := rd.colourPlane(img, kind); ok {
 			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
+				if v == 4 {
+					return r.Value > v
+				}
 				return r.Value != v
 			}
 		}
@@ -1729,11 +1740,11 @@ func (rd *Reader) otherValue(img image.Image, v int) bool {
 }
 
 // maxCheckedValue is the largest value read on the grey that the colour
-// planes are asked to confirm (see otherValue): a face of one or two pips
-// is what is left of a bigger face once glare or blur has hidden the rest
-// of its pips, the common way to a wrong value; a bigger face needs more
-// pips hidden, and confirming every value would cost a colour read of
-// every image.
+// planes are asked to confirm whatever they read (see otherValue): a face
+// of one or two pips is what is left of a bigger face once glare or blur
+// has hidden the rest of its pips, the common way to a wrong value; a
+// bigger face needs more pips hidden, and confirming every value would
+// cost a colour read of every image.
 const maxCheckedValue = 2
 
 // rowsGoOn reports whether f, a face of four pips, has its rows continued
