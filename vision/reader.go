@@ -1205,7 +1205,7 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) {
+	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) || rd.pairRepeats(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
@@ -1839,3 +1839,50 @@ func (rd *Reader) holdsOther(f *face) bool {
 // of its sides 1.24 times; a little less than its corners leaves room for
 // the slack of the foreshortening, and for the side faces beyond them.
 const maxInsideReach = 1.6
+
+// pairRepeats reports whether f, a face of two pips, is repeated by two
+// other pips found on the plane read, of their size and polarity, near it
+// (each within maxRepeatShift of f's pitch of one of f's pips) and one
+// from the other as f's pips are (within repeatSlack of that pitch): a two
+// is alone on its face, and a pair so repeated beside it makes it a pair
+// of a lattice, two pips of a four or a six whose other pips were grouped
+// apart. A side face's pips, foreshortened otherwise, do not repeat the
+// top face's offset.
+func (rd *Reader) pairRepeats(f *face) bool {
+	if f.n != 2 {
+		return false
+	}
+	ps := rd.s.pips
+	p0, p1 := ps[f.idx[0]].pos(), ps[f.idx[1]].pos()
+	v := p1.sub(p0)
+	pitch := v.len()
+	var near []vec
+	for j := range ps {
+		q := &ps[j]
+		if q.dark != f.dark || slices.Contains(f.idx, j) {
+			continue
+		}
+		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+			continue
+		}
+		if minf(dist(q.pos(), p0), dist(q.pos(), p1)) < maxRepeatShift*pitch {
+			near = append(near, q.pos())
+		}
+	}
+	for a := range near {
+		for b := range near {
+			if a != b && near[b].sub(near[a]).sub(v).len() < repeatSlack*pitch {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxRepeatShift and repeatSlack bound, in a two's pitch, how far from its
+// pips a pair repeating it lies and how much its offset may differ (see
+// pairRepeats).
+const (
+	maxRepeatShift = 0.8
+	repeatSlack    = 0.12
+)
