@@ -180,28 +180,43 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 		row := pl.pix[y*pl.stride : y*pl.stride+w]
 		mrow := mask[y*w : y*w+w]
 		dy := int32(y1 - y0)
-		for x, v := range row {
-			x0, x1 := x-boxR, x+boxR+1
-			if x0 < 0 {
-				x0 = 0
-			}
-			if x1 > w {
-				x1 = w
-			}
+		// near the left and right borders the window is clipped; the
+		// columns between (most of them) have the whole window, whose
+		// size is the same all along the row
+		clipped := func(x int) {
+			x0, x1 := max(x-boxR, 0), min(x+boxR+1, w)
 			sum := int32(bot[x1] - bot[x0] - top[x1] + top[x0])
-			cnt := dy * int32(x1-x0)
-			vc := int32(v) * cnt
-			// dark: mean - v > 10 + 0.15 mean; light: v - mean > 10 + 0.15 (255 - mean).
-			m := uint8(0)
-			if (sum-vc)*100 > 1000*cnt+15*sum {
-				m = 1
-			} else if (vc-sum)*100 > 1000*cnt+15*(255*cnt-sum) {
-				m = 2
-			}
-			mrow[x] = m
+			mrow[x] = pipClass(int32(row[x]), sum, dy*int32(x1-x0))
+		}
+		x := 0
+		for ; x < w && x < boxR; x++ {
+			clipped(x)
+		}
+		cnt := dy * (2*boxR + 1)
+		for ; x+boxR+1 <= w; x++ {
+			sum := int32(bot[x+boxR+1] - bot[x-boxR] - top[x+boxR+1] + top[x-boxR])
+			mrow[x] = pipClass(int32(row[x]), sum, cnt)
+		}
+		for ; x < w; x++ {
+			clipped(x)
 		}
 	}
 	s.label(pl, mask, lvl)
+}
+
+// pipClass classes the sample v against the sum of the cnt samples of its
+// window: 1 when darker than their mean by more than 10 + 0.15 mean (part
+// of a dark pip), 2 when lighter by more than 10 + 0.15 (255 - mean) (part
+// of a light pip), else 0.
+func pipClass(v, sum, cnt int32) uint8 {
+	vc := v * cnt
+	if (sum-vc)*100 > 1000*cnt+15*sum {
+		return 1
+	}
+	if (vc-sum)*100 > 1000*cnt+15*(255*cnt-sum) {
+		return 2
+	}
+	return 0
 }
 
 // label floods each blob of mask, measures it and keeps the pip-like ones.
