@@ -238,10 +238,10 @@ const minBody = 48
 // border does not cut, after closing gaps of one sample (a die's faces and
 // pips part its body). It returns the largest count of one kind.
 func (rd *Reader) bodyDice(w, h int) int {
-	if cap(rd.cmask) < 2*w*h {
-		rd.cmask = make([]uint8, 2*w*h)
+	if cap(rd.cmask) < 3*w*h {
+		rd.cmask = make([]uint8, 3*w*h)
 	}
-	raw, mask := rd.cmask[:w*h], rd.cmask[w*h:2*w*h]
+	raw, mask, tmp := rd.cmask[:w*h], rd.cmask[w*h:2*w*h], rd.cmask[2*w*h:3*w*h]
 	best := 0
 	for kind := uint8(bodyColour); kind <= bodyDark; kind++ {
 		for i, v := range rd.body[:w*h] {
@@ -250,7 +250,7 @@ func (rd *Reader) bodyDice(w, h int) int {
 				raw[i] = 1
 			}
 		}
-		majority(mask, raw, w, h)
+		majority(mask, raw, tmp, w, h)
 		closeMask(mask, raw, w, h)
 		best = max(best, rd.countBlobs(mask, w, h))
 	}
@@ -259,17 +259,31 @@ func (rd *Reader) bodyDice(w, h int) int {
 
 // majority sets dst to src with each sample replaced by the majority of
 // its 3×3 neighbourhood (a median filter of the 0/1 mask): the speckle of
-// a table's texture and of noise goes, a die's body stays.
-func majority(dst, src []uint8, w, h int) {
+// a table's texture and of noise goes, a die's body stays. The
+// neighbourhood's sum is taken along the rows into tmp, then down the
+// columns (clipped at the border, where the neighbourhood is smaller).
+func majority(dst, src, tmp []uint8, w, h int) {
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			n, c := 0, 0
-			for yy := max(0, y-1); yy <= min(h-1, y+1); yy++ {
-				for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
-					n++
-					c += int(src[yy*w+xx])
-				}
+		s, t := src[y*w:y*w+w], tmp[y*w:y*w+w]
+		for x := range t {
+			c := s[x]
+			if x > 0 {
+				c += s[x-1]
 			}
+			if x < w-1 {
+				c += s[x+1]
+			}
+			t[x] = c
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-1), min(h-1, y+1)
+		for x := 0; x < w; x++ {
+			c := 0
+			for yy := y0; yy <= y1; yy++ {
+				c += int(tmp[yy*w+x])
+			}
+			n := (y1 - y0 + 1) * (min(w-1, x+1) - max(0, x-1) + 1)
 			dst[y*w+x] = 0
 			if 2*c > n {
 				dst[y*w+x] = 1
@@ -279,26 +293,35 @@ func majority(dst, src []uint8, w, h int) {
 }
 
 // closeMask closes the 0/1 mask m in place by one sample (dilate, then
-// erode, 8-neighbourhood), using tmp.
+// erode, 8-neighbourhood), using tmp. A 3×3 square is a row of three times
+// a column of three, so each is done along the rows, then down the
+// columns.
 func closeMask(m, tmp []uint8, w, h int) {
-	morph := func(dst, src []uint8, want uint8) {
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				v := 1 - want
-				for yy := max(0, y-1); yy <= min(h-1, y+1) && v != want; yy++ {
-					for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
-						if src[yy*w+xx] == want {
-							v = want
-							break
-						}
-					}
-				}
-				dst[y*w+x] = v
+	spread(tmp, m, w, h, 1, 1)
+	spread(m, tmp, w, h, w, 1)
+	spread(tmp, m, w, h, 1, 0)
+	spread(m, tmp, w, h, w, 0)
+}
+
+// spread sets each sample of dst, a w×h 0/1 mask, to want where the
+// sample of src at the same place or a step before or after it (step 1:
+// along the row; step w: down the column) is want, else to 1-want.
+func spread(dst, src []uint8, w, h, step int, want uint8) {
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			// whether the samples a step before and after are inside
+			before, after := x > 0, x < w-1
+			if step != 1 {
+				before, after = y > 0, y < h-1
 			}
+			v := 1 - want
+			if src[i] == want || before && src[i-step] == want || after && src[i+step] == want {
+				v = want
+			}
+			dst[i] = v
 		}
 	}
-	morph(tmp, m, 1)
-	morph(m, tmp, 0)
 }
 
 // colourPlane returns the plane of img of the given kind (planeBody,
