@@ -326,8 +326,49 @@ func spread(dst, src []uint8, w, h, step int, want uint8) {
 
 // colourPlane returns the plane of img of the given kind (planeBody,
 // planeWeak or planeValue), or false when img has none.
+//
+// img is the image being read (rd.img): each plane is made once per image,
+// in a buffer of its own, as it is read again and again (by otherValue,
+// the colour retries, readSteep, and in part by sightings).
 func (rd *Reader) colourPlane(img image.Image, kind planeKind) (*image.Gray, bool) {
-	return rd.colourPlaneIn(img, img.Bounds(), kind)
+	if rd.img == nil {
+		return rd.colourPlaneIn(img, img.Bounds(), kind)
+	}
+	pl := &rd.planes[kind]
+	if !pl.made {
+		keep := rd.pipPix
+		rd.pipPix = pl.pix
+		g, ok := rd.colourPlaneIn(img, img.Bounds(), kind)
+		pl.pix, rd.pipPix = rd.pipPix, keep
+		pl.made, pl.ok = true, ok
+		if ok {
+			pl.g = *g
+		}
+	}
+	if !pl.ok {
+		return nil, false
+	}
+	return &pl.g, true
+}
+
+// colourPlaneMade returns the part r of the plane of the given kind of the
+// image being read when the whole plane was made already (see
+// colourPlane).
+func (rd *Reader) colourPlaneMade(r image.Rectangle, kind planeKind) (*image.Gray, bool) {
+	if pl := &rd.planes[kind]; pl.made && pl.ok {
+		if g, ok := pl.g.SubImage(r).(*image.Gray); ok {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
+// madePlane is a colour plane of the image being read: whether it was made
+// yet, and whether the image has one.
+type madePlane struct {
+	made, ok bool
+	pix      []uint8
+	g        image.Gray
 }
 
 // colourPlaneIn returns the part r of the plane of img of the given kind:

@@ -78,20 +78,21 @@ type Reader struct {
 	body   []uint8 // distance of each sample from the background's colour
 	pipPix []uint8 // distance of each pixel from a coloured die's body
 
-	grey      *image.Gray     // the grey of the colour image being read
-	sight     []pip           // pip candidates on every plane of the colour image being read
-	sightDone bool            // sight is filled for the image being read
-	wholeSeen bool            // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
-	sightWin  image.Rectangle // the part of the image searched for sight
-	ss        scratch         // scratch of the search for sight
-	spix      []uint8         // the colour plane searched for sight
-	seen      []pip           // pips found on other planes, added to those of the plane read (see readSteep)
-	prior     []pip           // the pips of every face found on the planes of the image read so far, face after face
-	priorEnd  []int           // where each face's pips end in prior
-	priorKind []planeKind     // the plane each face was found on
-	others    []pip           // the pips of every plane read by readSteep so far
-	found     []foundPips     // the pips found so far on the planes of the image being read (see detect)
-	nFound    int             // how many of found hold pips of the image being read
+	grey      *image.Gray              // the grey of the colour image being read
+	sight     []pip                    // pip candidates on every plane of the colour image being read
+	sightDone bool                     // sight is filled for the image being read
+	wholeSeen bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
+	sightWin  image.Rectangle          // the part of the image searched for sight
+	ss        scratch                  // scratch of the search for sight
+	spix      []uint8                  // the colour plane searched for sight
+	seen      []pip                    // pips found on other planes, added to those of the plane read (see readSteep)
+	prior     []pip                    // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd  []int                    // where each face's pips end in prior
+	priorKind []planeKind              // the plane each face was found on
+	others    []pip                    // the pips of every plane read by readSteep so far
+	found     []foundPips              // the pips found so far on the planes of the image being read (see detect)
+	nFound    int                      // how many of found hold pips of the image being read
+	planes    [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
 
 	faceR   float64 // half side of the face read last, px
 	multiR  float64 // half side of the main die's best face in the last Multi, px
@@ -156,6 +157,9 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	rd.nFound = 0
+	for k := range rd.planes {
+		rd.planes[k].made = false
+	}
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	// planes that read different values leave the image unsure, read on
@@ -1573,6 +1577,10 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 		if f := rd.foundOn(&rd.ss, win); f != nil {
 			// a plane read already: no need to make it again
 			add(f.pips)
+			continue
+		}
+		if g, ok := rd.colourPlaneMade(win, kind); ok {
+			add(rd.detect(&rd.ss, g, minD, maxD))
 			continue
 		}
 		rd.pipPix = rd.spix
