@@ -205,15 +205,16 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 }
 
 // pipClass classes the sample v against the sum of the cnt samples of its
-// window: 1 when darker than their mean by more than 10 + 0.15 mean (part
-// of a dark pip), 2 when lighter by more than 10 + 0.15 (255 - mean) (part
-// of a light pip), else 0.
+// window: 1 when darker than their mean m by more than 10 + 0.15 m (part
+// of a dark pip), 2 when lighter by more than 10 + 0.15 (255 - m) (part
+// of a light pip), else 0. Both are told times 100 cnt, in integers:
+// 100 v cnt < 85 sum - 1000 cnt, and 100 v cnt > 85 sum + 4825 cnt.
 func pipClass(v, sum, cnt int32) uint8 {
-	vc := v * cnt
-	if (sum-vc)*100 > 1000*cnt+15*sum {
+	t, s := 100*cnt*v, 85*sum
+	if t < s-1000*cnt {
 		return 1
 	}
-	if (vc-sum)*100 > 1000*cnt+15*(255*cnt-sum) {
+	if t > s+4825*cnt {
 		return 2
 	}
 	return 0
