@@ -307,16 +307,17 @@ func closeMask(m, tmp []uint8, w, h int) {
 // sample of src at the same place or a step before or after it (step 1:
 // along the row; step w: down the column) is want, else to 1-want.
 func spread(dst, src []uint8, w, h, step int, want uint8) {
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			// whether the samples a step before and after are inside
-			before, after := x > 0, x < w-1
-			if step != 1 {
-				before, after = y > 0, y < h-1
-			}
+	// the lines the step runs along: n of them, m samples long, the
+	// first sample of each next one next apart
+	n, m, next := h, w, w
+	if step != 1 {
+		n, m, next = w, h, 1
+	}
+	for l := 0; l < n; l++ {
+		i := l * next
+		for j := 0; j < m; j, i = j+1, i+step {
 			v := 1 - want
-			if src[i] == want || before && src[i-step] == want || after && src[i+step] == want {
+			if src[i] == want || j > 0 && src[i-step] == want || j < m-1 && src[i+step] == want {
 				v = want
 			}
 			dst[i] = v
