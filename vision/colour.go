@@ -611,11 +611,19 @@ func (rd *Reader) rgbPlane(img image.Image, f func(r, g, b uint8) uint8) (*image
 	d := rd.pipPix[:w*h]
 	switch m := img.(type) {
 	case *image.YCbCr:
+		// a chroma sample's offset is a row's part plus a column's (see
+		// image.YCbCr.COffset): the columns' parts are taken once
+		rd.ccol = rd.ccol[:0]
+		for x := 0; x < w; x++ {
+			rd.ccol = append(rd.ccol, m.COffset(b.Min.X+x, b.Min.Y)-m.COffset(b.Min.X, b.Min.Y))
+		}
 		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				px, py := b.Min.X+x, b.Min.Y+y
-				i := m.COffset(px, py)
-				d[y*w+x] = f(color.YCbCrToRGB(m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i]))
+			py := b.Min.Y + y
+			lum := m.Y[m.YOffset(b.Min.X, py):]
+			c0 := m.COffset(b.Min.X, py)
+			for x, dc := range rd.ccol {
+				i := c0 + dc
+				d[y*w+x] = f(color.YCbCrToRGB(lum[x], m.Cb[i], m.Cr[i]))
 			}
 		}
 	case *image.RGBA:

@@ -77,6 +77,7 @@ type Reader struct {
 	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
 	body   []uint8 // distance of each sample from the background's colour
 	pipPix []uint8 // distance of each pixel from a coloured die's body
+	ccol   []int   // the columns' parts of the chroma offsets of a YCbCr image (see rgbPlane)
 
 	grey      *image.Gray              // the grey of the colour image being read
 	sight     []pip                    // pip candidates on every plane of the colour image being read
