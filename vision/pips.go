@@ -186,16 +186,16 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 		clipped := func(x int) {
 			x0, x1 := max(x-boxR, 0), min(x+boxR+1, w)
 			sum := int32(bot[x1] - bot[x0] - top[x1] + top[x0])
-			mrow[x] = pipClass(int32(row[x]), sum, dy*int32(x1-x0))
+			mrow[x] = windowOf(dy*int32(x1-x0)).class(int32(row[x]), sum)
 		}
 		x := 0
 		for ; x < w && x < boxR; x++ {
 			clipped(x)
 		}
-		cnt := dy * (2*boxR + 1)
+		whole := windowOf(dy * (2*boxR + 1))
 		for ; x+boxR+1 <= w; x++ {
 			sum := int32(bot[x+boxR+1] - bot[x-boxR] - top[x+boxR+1] + top[x-boxR])
-			mrow[x] = pipClass(int32(row[x]), sum, cnt)
+			mrow[x] = whole.class(int32(row[x]), sum)
 		}
 		for ; x < w; x++ {
 			clipped(x)
@@ -204,17 +204,23 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 	s.label(pl, mask, lvl)
 }
 
-// pipClass classes the sample v against the sum of the cnt samples of its
-// window: 1 when darker than their mean m by more than 10 + 0.15 m (part
-// of a dark pip), 2 when lighter by more than 10 + 0.15 (255 - m) (part
-// of a light pip), else 0. Both are told times 100 cnt, in integers:
-// 100 v cnt < 85 sum - 1000 cnt, and 100 v cnt > 85 sum + 4825 cnt.
-func pipClass(v, sum, cnt int32) uint8 {
-	t, s := 100*cnt*v, 85*sum
-	if t < s-1000*cnt {
+// window holds the thresholds of a local window of cnt samples: a sample
+// v, with the window's sum and mean m = sum/cnt, is part of a dark pip
+// when darker than m by more than 10 + 0.15 m, of a light pip when
+// lighter by more than 10 + 0.15 (255 - m). Both are told times 100 cnt,
+// in integers: 100 cnt v < 85 sum - 1000 cnt, and 100 cnt v > 85 sum +
+// 4825 cnt.
+type window struct{ k, dark, light int32 }
+
+func windowOf(cnt int32) window { return window{100 * cnt, 1000 * cnt, 4825 * cnt} }
+
+// class returns 1 for a sample v of a dark pip, 2 of a light one, else 0.
+func (wd window) class(v, sum int32) uint8 {
+	t, s := wd.k*v, 85*sum
+	if t < s-wd.dark {
 		return 1
 	}
-	if t > s+4825*cnt {
+	if t > s+wd.light {
 		return 2
 	}
 	return 0
