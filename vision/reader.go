@@ -80,6 +80,7 @@ type Reader struct {
 	ccol   []int   // the columns' parts of the chroma offsets of a YCbCr image (see rgbPlane)
 
 	grey      *image.Gray              // the grey of the colour image being read
+	greyPix   []uint8                  // the buffer it is converted into (see grayIn)
 	sight     []pip                    // pip candidates on every plane of the colour image being read
 	sightDone bool                     // sight is filled for the image being read
 	wholeSeen bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
@@ -155,7 +156,8 @@ func NewReader(opts *Opts) *Reader {
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
-	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
+	rd.img, rd.sightDone, rd.wholeSeen = img, false, false
+	rd.grey, rd.greyPix = grayIn(img, rd.greyPix)
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	rd.nFound = 0
 	for k := range rd.planes {
