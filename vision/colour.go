@@ -481,6 +481,27 @@ func bodyChroma(img image.Image) (cb, cr int, ok bool) {
 	return sb / best, sr / best, true
 }
 
+// bodyChromaOf returns bodyChroma(img), taken once per image being read
+// (rd.img): both body planes of the whole image and of every window of it
+// that sightings searches ask for it.
+func (rd *Reader) bodyChromaOf(img image.Image) (cb, cr int, ok bool) {
+	if rd.img == nil {
+		return bodyChroma(img)
+	}
+	c := &rd.bodyC
+	if !c.made {
+		c.cb, c.cr, c.ok = bodyChroma(img)
+		c.made = true
+	}
+	return c.cb, c.cr, c.ok
+}
+
+// madeChroma is bodyChroma of the image being read, once taken.
+type madeChroma struct {
+	made, ok bool
+	cb, cr   int
+}
+
 // eachChroma calls f with the chroma of every step-th pixel of every
 // step-th row of img (coordinates relative to its bounds). Only YCbCr and
 // RGB images are read; others call f never.
@@ -534,7 +555,7 @@ const minBodyContrast = bodyGrey / 3
 // light pips on a dark face. The table, of another colour, is light too,
 // but it is not around the pips.
 func (rd *Reader) bodyPipPlane(img, part image.Image) (*image.Gray, bool) {
-	cb0, cr0, ok := bodyChroma(img)
+	cb0, cr0, ok := rd.bodyChromaOf(img)
 	if !ok {
 		return nil, false
 	}
@@ -574,7 +595,7 @@ func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
 // light pips on a dark face at the camera's full resolution (its colour,
 // which bodyPipPlane reads, is often kept at half of it or less).
 func (rd *Reader) weakPlane(img, part image.Image) (*image.Gray, bool) {
-	cb, cr, ok := bodyChroma(img)
+	cb, cr, ok := rd.bodyChromaOf(img)
 	if !ok {
 		return nil, false
 	}

@@ -94,6 +94,7 @@ type Reader struct {
 	others    []pip                    // the pips of every plane read by readSteep so far
 	found     []foundPips              // the pips found so far on the planes of the image being read (see detect)
 	nFound    int                      // how many of found hold pips of the image being read
+	bodyC     madeChroma               // the chroma of the coloured die's body in the image being read (see bodyChromaOf)
 	planes    [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
 
 	faceR   float64 // half side of the face read last, px
@@ -159,7 +160,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.sightDone, rd.wholeSeen = img, false, false
 	rd.grey, rd.greyPix = grayIn(img, rd.greyPix)
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
-	rd.nFound = 0
+	rd.nFound, rd.bodyC.made = 0, false
 	for k := range rd.planes {
 		rd.planes[k].made = false
 	}
