@@ -154,13 +154,15 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 	}
 	for y := 0; y < h; y++ {
 		row := pl.pix[y*pl.stride : y*pl.stride+w]
-		prev := in[y*iw : y*iw+iw]
-		cur := in[(y+1)*iw : (y+1)*iw+iw]
-		cur[0] = 0
+		in[(y+1)*iw] = 0
+		// the sums of columns 1…w of this row and the one above, sliced
+		// to the row's length so that the loop needs no bounds checks
+		prev := in[y*iw+1 : y*iw+iw][:len(row)]
+		cur := in[(y+1)*iw+1 : (y+1)*iw+iw][:len(row)]
 		var run uint32
 		for x, v := range row {
 			run += uint32(v)
-			cur[x+1] = prev[x+1] + run
+			cur[x] = prev[x] + run
 		}
 	}
 	if cap(s.mask) < w*h {
