@@ -238,10 +238,10 @@ const minBody = 48
 // border does not cut, after closing gaps of one sample (a die's faces and
 // pips part its body). It returns the largest count of one kind.
 func (rd *Reader) bodyDice(w, h int) int {
-	if cap(rd.cmask) < 2*w*h {
-		rd.cmask = make([]uint8, 2*w*h)
+	if cap(rd.cmask) < 3*w*h {
+		rd.cmask = make([]uint8, 3*w*h)
 	}
-	raw, mask := rd.cmask[:w*h], rd.cmask[w*h:2*w*h]
+	raw, mask, tmp := rd.cmask[:w*h], rd.cmask[w*h:2*w*h], rd.cmask[2*w*h:3*w*h]
 	best := 0
 	for kind := uint8(bodyColour); kind <= bodyDark; kind++ {
 		for i, v := range rd.body[:w*h] {
@@ -250,7 +250,7 @@ func (rd *Reader) bodyDice(w, h int) int {
 				raw[i] = 1
 			}
 		}
-		majority(mask, raw, w, h)
+		majority(mask, raw, tmp, w, h)
 		closeMask(mask, raw, w, h)
 		best = max(best, rd.countBlobs(mask, w, h))
 	}
@@ -259,17 +259,31 @@ func (rd *Reader) bodyDice(w, h int) int {
 
 // majority sets dst to src with each sample replaced by the majority of
 // its 3×3 neighbourhood (a median filter of the 0/1 mask): the speckle of
-// a table's texture and of noise goes, a die's body stays.
-func majority(dst, src []uint8, w, h int) {
+// a table's texture and of noise goes, a die's body stays. The
+// neighbourhood's sum is taken along the rows into tmp, then down the
+// columns (clipped at the border, where the neighbourhood is smaller).
+func majority(dst, src, tmp []uint8, w, h int) {
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			n, c := 0, 0
-			for yy := max(0, y-1); yy <= min(h-1, y+1); yy++ {
-				for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
-					n++
-					c += int(src[yy*w+xx])
-				}
+		s, t := src[y*w:y*w+w], tmp[y*w:y*w+w]
+		for x := range t {
+			c := s[x]
+			if x > 0 {
+				c += s[x-1]
 			}
+			if x < w-1 {
+				c += s[x+1]
+			}
+			t[x] = c
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-1), min(h-1, y+1)
+		for x := 0; x < w; x++ {
+			c := 0
+			for yy := y0; yy <= y1; yy++ {
+				c += int(tmp[yy*w+x])
+			}
+			n := (y1 - y0 + 1) * (min(w-1, x+1) - max(0, x-1) + 1)
 			dst[y*w+x] = 0
 			if 2*c > n {
 				dst[y*w+x] = 1
@@ -279,32 +293,83 @@ func majority(dst, src []uint8, w, h int) {
 }
 
 // closeMask closes the 0/1 mask m in place by one sample (dilate, then
-// erode, 8-neighbourhood), using tmp.
+// erode, 8-neighbourhood), using tmp. A 3×3 square is a row of three times
+// a column of three, so each is done along the rows, then down the
+// columns.
 func closeMask(m, tmp []uint8, w, h int) {
-	morph := func(dst, src []uint8, want uint8) {
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				v := 1 - want
-				for yy := max(0, y-1); yy <= min(h-1, y+1) && v != want; yy++ {
-					for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
-						if src[yy*w+xx] == want {
-							v = want
-							break
-						}
-					}
-				}
-				dst[y*w+x] = v
+	spread(tmp, m, w, h, 1, 1)
+	spread(m, tmp, w, h, w, 1)
+	spread(tmp, m, w, h, 1, 0)
+	spread(m, tmp, w, h, w, 0)
+}
+
+// spread sets each sample of dst, a w×h 0/1 mask, to want where the
+// sample of src at the same place or a step before or after it (step 1:
+// along the row; step w: down the column) is want, else to 1-want.
+func spread(dst, src []uint8, w, h, step int, want uint8) {
+	// the lines the step runs along: n of them, m samples long, the
+	// first sample of each next one next apart
+	n, m, next := h, w, w
+	if step != 1 {
+		n, m, next = w, h, 1
+	}
+	for l := 0; l < n; l++ {
+		i := l * next
+		for j := 0; j < m; j, i = j+1, i+step {
+			v := 1 - want
+			if src[i] == want || j > 0 && src[i-step] == want || j < m-1 && src[i+step] == want {
+				v = want
 			}
+			dst[i] = v
 		}
 	}
-	morph(tmp, m, 1)
-	morph(m, tmp, 0)
 }
 
 // colourPlane returns the plane of img of the given kind (planeBody,
 // planeWeak or planeValue), or false when img has none.
+//
+// img is the image being read (rd.img): each plane is made once per image,
+// in a buffer of its own, as it is read again and again (by otherValue,
+// the colour retries, readSteep, and in part by sightings).
 func (rd *Reader) colourPlane(img image.Image, kind planeKind) (*image.Gray, bool) {
-	return rd.colourPlaneIn(img, img.Bounds(), kind)
+	if rd.img == nil {
+		return rd.colourPlaneIn(img, img.Bounds(), kind)
+	}
+	pl := &rd.planes[kind]
+	if !pl.made {
+		keep := rd.pipPix
+		rd.pipPix = pl.pix
+		g, ok := rd.colourPlaneIn(img, img.Bounds(), kind)
+		pl.pix, rd.pipPix = rd.pipPix, keep
+		pl.made, pl.ok = true, ok
+		if ok {
+			pl.g = *g
+		}
+	}
+	if !pl.ok {
+		return nil, false
+	}
+	return &pl.g, true
+}
+
+// colourPlaneMade returns the part r of the plane of the given kind of the
+// image being read when the whole plane was made already (see
+// colourPlane).
+func (rd *Reader) colourPlaneMade(r image.Rectangle, kind planeKind) (*image.Gray, bool) {
+	if pl := &rd.planes[kind]; pl.made && pl.ok {
+		if g, ok := pl.g.SubImage(r).(*image.Gray); ok {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
+// madePlane is a colour plane of the image being read: whether it was made
+// yet, and whether the image has one.
+type madePlane struct {
+	made, ok bool
+	pix      []uint8
+	g        image.Gray
 }
 
 // colourPlaneIn returns the part r of the plane of img of the given kind:
@@ -416,6 +481,27 @@ func bodyChroma(img image.Image) (cb, cr int, ok bool) {
 	return sb / best, sr / best, true
 }
 
+// bodyChromaOf returns bodyChroma(img), taken once per image being read
+// (rd.img): both body planes of the whole image and of every window of it
+// that sightings searches ask for it.
+func (rd *Reader) bodyChromaOf(img image.Image) (cb, cr int, ok bool) {
+	if rd.img == nil {
+		return bodyChroma(img)
+	}
+	c := &rd.bodyC
+	if !c.made {
+		c.cb, c.cr, c.ok = bodyChroma(img)
+		c.made = true
+	}
+	return c.cb, c.cr, c.ok
+}
+
+// madeChroma is bodyChroma of the image being read, once taken.
+type madeChroma struct {
+	made, ok bool
+	cb, cr   int
+}
+
 // eachChroma calls f with the chroma of every step-th pixel of every
 // step-th row of img (coordinates relative to its bounds). Only YCbCr and
 // RGB images are read; others call f never.
@@ -469,7 +555,7 @@ const minBodyContrast = bodyGrey / 3
 // light pips on a dark face. The table, of another colour, is light too,
 // but it is not around the pips.
 func (rd *Reader) bodyPipPlane(img, part image.Image) (*image.Gray, bool) {
-	cb0, cr0, ok := bodyChroma(img)
+	cb0, cr0, ok := rd.bodyChromaOf(img)
 	if !ok {
 		return nil, false
 	}
@@ -509,7 +595,7 @@ func (rd *Reader) valuePlane(img image.Image) (*image.Gray, bool) {
 // light pips on a dark face at the camera's full resolution (its colour,
 // which bodyPipPlane reads, is often kept at half of it or less).
 func (rd *Reader) weakPlane(img, part image.Image) (*image.Gray, bool) {
-	cb, cr, ok := bodyChroma(img)
+	cb, cr, ok := rd.bodyChromaOf(img)
 	if !ok {
 		return nil, false
 	}
@@ -546,11 +632,19 @@ func (rd *Reader) rgbPlane(img image.Image, f func(r, g, b uint8) uint8) (*image
 	d := rd.pipPix[:w*h]
 	switch m := img.(type) {
 	case *image.YCbCr:
+		// a chroma sample's offset is a row's part plus a column's (see
+		// image.YCbCr.COffset): the columns' parts are taken once
+		rd.ccol = rd.ccol[:0]
+		for x := 0; x < w; x++ {
+			rd.ccol = append(rd.ccol, m.COffset(b.Min.X+x, b.Min.Y)-m.COffset(b.Min.X, b.Min.Y))
+		}
 		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				px, py := b.Min.X+x, b.Min.Y+y
-				i := m.COffset(px, py)
-				d[y*w+x] = f(color.YCbCrToRGB(m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i]))
+			py := b.Min.Y + y
+			lum := m.Y[m.YOffset(b.Min.X, py):]
+			c0 := m.COffset(b.Min.X, py)
+			for x, dc := range rd.ccol {
+				i := c0 + dc
+				d[y*w+x] = f(color.YCbCrToRGB(lum[x], m.Cb[i], m.Cr[i]))
 			}
 		}
 	case *image.RGBA:

@@ -600,8 +600,9 @@ func aspect(a, b float64) float64 {
 // on a face seen as fr, wants no pip: rings around it, nothing pip-like
 // there.
 func oneBlanks(c vec, fr faceFrame, d float64) []vec {
-	var blanks []vec
-	for _, k := range [...]float64{1.0, 1.3, 1.6} {
+	radii := [...]float64{1.0, 1.3, 1.6}
+	blanks := make([]vec, 0, len(radii)*len(cosSin16))
+	for _, k := range radii {
 		for j := 0; j < 16; j++ {
 			cs := cosSin16[j]
 			blanks = append(blanks, c.add(fr.proj(vec{cs[0], cs[1]}.mul(k*d))))

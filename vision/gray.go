@@ -9,19 +9,31 @@ import (
 // the Y plane of an [*image.YCbCr] is shared, not copied; any other image
 // is converted once (ITU-R 601 luma).
 func Gray(img image.Image) *image.Gray {
+	g, _ := grayIn(img, nil)
+	return g
+}
+
+// grayIn returns img as a grey image, as Gray does, converting it into
+// buf when buf is large enough (else into a new buffer), and the buffer
+// converted into, for the next call: a Reader reads image after image of
+// one size.
+func grayIn(img image.Image, buf []uint8) (*image.Gray, []uint8) {
 	switch m := img.(type) {
 	case *image.Gray:
-		return m
+		return m, buf
 	case *image.YCbCr:
 		r := m.Rect
 		return &image.Gray{
 			Pix:    m.Y[m.YOffset(r.Min.X, r.Min.Y):],
 			Stride: m.YStride,
 			Rect:   r,
-		}
+		}, buf
 	}
 	b := img.Bounds()
-	g := image.NewGray(b)
+	if cap(buf) < b.Dx()*b.Dy() {
+		buf = make([]uint8, b.Dx()*b.Dy())
+	}
+	g := &image.Gray{Pix: buf[:b.Dx()*b.Dy()], Stride: b.Dx(), Rect: b}
 	switch m := img.(type) {
 	case *image.RGBA:
 		for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -46,7 +58,7 @@ func Gray(img image.Image) *image.Gray {
 			}
 		}
 	}
-	return g
+	return g, buf
 }
 
 func luma(r, g, b uint8) uint8 {

@@ -154,13 +154,15 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 	}
 	for y := 0; y < h; y++ {
 		row := pl.pix[y*pl.stride : y*pl.stride+w]
-		prev := in[y*iw : y*iw+iw]
-		cur := in[(y+1)*iw : (y+1)*iw+iw]
-		cur[0] = 0
+		in[(y+1)*iw] = 0
+		// the sums of columns 1…w of this row and the one above, sliced
+		// to the row's length so that the loop needs no bounds checks
+		prev := in[y*iw+1 : y*iw+iw][:len(row)]
+		cur := in[(y+1)*iw+1 : (y+1)*iw+iw][:len(row)]
 		var run uint32
 		for x, v := range row {
 			run += uint32(v)
-			cur[x+1] = prev[x+1] + run
+			cur[x] = prev[x] + run
 		}
 	}
 	if cap(s.mask) < w*h {
@@ -180,28 +182,50 @@ func (s *scratch) scanLevel(pl plane, lvl int) {
 		row := pl.pix[y*pl.stride : y*pl.stride+w]
 		mrow := mask[y*w : y*w+w]
 		dy := int32(y1 - y0)
-		for x, v := range row {
-			x0, x1 := x-boxR, x+boxR+1
-			if x0 < 0 {
-				x0 = 0
-			}
-			if x1 > w {
-				x1 = w
-			}
+		// near the left and right borders the window is clipped; the
+		// columns between (most of them) have the whole window, whose
+		// size is the same all along the row
+		clipped := func(x int) {
+			x0, x1 := max(x-boxR, 0), min(x+boxR+1, w)
 			sum := int32(bot[x1] - bot[x0] - top[x1] + top[x0])
-			cnt := dy * int32(x1-x0)
-			vc := int32(v) * cnt
-			// dark: mean - v > 10 + 0.15 mean; light: v - mean > 10 + 0.15 (255 - mean).
-			m := uint8(0)
-			if (sum-vc)*100 > 1000*cnt+15*sum {
-				m = 1
-			} else if (vc-sum)*100 > 1000*cnt+15*(255*cnt-sum) {
-				m = 2
-			}
-			mrow[x] = m
+			mrow[x] = windowOf(dy*int32(x1-x0)).class(int32(row[x]), sum)
+		}
+		x := 0
+		for ; x < w && x < boxR; x++ {
+			clipped(x)
+		}
+		whole := windowOf(dy * (2*boxR + 1))
+		for ; x+boxR+1 <= w; x++ {
+			sum := int32(bot[x+boxR+1] - bot[x-boxR] - top[x+boxR+1] + top[x-boxR])
+			mrow[x] = whole.class(int32(row[x]), sum)
+		}
+		for ; x < w; x++ {
+			clipped(x)
 		}
 	}
 	s.label(pl, mask, lvl)
+}
+
+// window holds the thresholds of a local window of cnt samples: a sample
+// v, with the window's sum and mean m = sum/cnt, is part of a dark pip
+// when darker than m by more than 10 + 0.15 m, of a light pip when
+// lighter by more than 10 + 0.15 (255 - m). Both are told times 100 cnt,
+// in integers: 100 cnt v < 85 sum - 1000 cnt, and 100 cnt v > 85 sum +
+// 4825 cnt.
+type window struct{ k, dark, light int32 }
+
+func windowOf(cnt int32) window { return window{100 * cnt, 1000 * cnt, 4825 * cnt} }
+
+// class returns 1 for a sample v of a dark pip, 2 of a light one, else 0.
+func (wd window) class(v, sum int32) uint8 {
+	t, s := wd.k*v, 85*sum
+	if t < s-wd.dark {
+		return 1
+	}
+	if t > s+wd.light {
+		return 2
+	}
+	return 0
 }
 
 // label floods each blob of mask, measures it and keeps the pip-like ones.

@@ -77,19 +77,25 @@ type Reader struct {
 	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
 	body   []uint8 // distance of each sample from the background's colour
 	pipPix []uint8 // distance of each pixel from a coloured die's body
+	ccol   []int   // the columns' parts of the chroma offsets of a YCbCr image (see rgbPlane)
 
-	grey      *image.Gray     // the grey of the colour image being read
-	sight     []pip           // pip candidates on every plane of the colour image being read
-	sightDone bool            // sight is filled for the image being read
-	wholeSeen bool            // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
-	sightWin  image.Rectangle // the part of the image searched for sight
-	ss        scratch         // scratch of the search for sight
-	spix      []uint8         // the colour plane searched for sight
-	seen      []pip           // pips found on other planes, added to those of the plane read (see readSteep)
-	prior     []pip           // the pips of every face found on the planes of the image read so far, face after face
-	priorEnd  []int           // where each face's pips end in prior
-	priorKind []planeKind     // the plane each face was found on
-	others    []pip           // the pips of every plane read by readSteep so far
+	grey      *image.Gray              // the grey of the colour image being read
+	greyPix   []uint8                  // the buffer it is converted into (see grayIn)
+	sight     []pip                    // pip candidates on every plane of the colour image being read
+	sightDone bool                     // sight is filled for the image being read
+	wholeSeen bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
+	sightWin  image.Rectangle          // the part of the image searched for sight
+	ss        scratch                  // scratch of the search for sight
+	spix      []uint8                  // the colour plane searched for sight
+	seen      []pip                    // pips found on other planes, added to those of the plane read (see readSteep)
+	prior     []pip                    // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd  []int                    // where each face's pips end in prior
+	priorKind []planeKind              // the plane each face was found on
+	others    []pip                    // the pips of every plane read by readSteep so far
+	found     []foundPips              // the pips found so far on the planes of the image being read (see detect)
+	nFound    int                      // how many of found hold pips of the image being read
+	bodyC     madeChroma               // the chroma of the coloured die's body in the image being read (see bodyChromaOf)
+	planes    [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
 
 	faceR   float64 // half side of the face read last, px
 	multiR  float64 // half side of the main die's best face in the last Multi, px
@@ -151,8 +157,13 @@ func NewReader(opts *Opts) *Reader {
 // read at the die's top (see onTop); a face steeper than Opts.MaxTilt is
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
-	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
+	rd.img, rd.sightDone, rd.wholeSeen = img, false, false
+	rd.grey, rd.greyPix = grayIn(img, rd.greyPix)
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
+	rd.nFound, rd.bodyC.made = 0, false
+	for k := range rd.planes {
+		rd.planes[k].made = false
+	}
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
 	// planes that read different values leave the image unsure, read on
@@ -430,7 +441,7 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	}
 	rd.s.oblique = rd.opts.Oblique
 	rd.s.kind = kind
-	ps := rd.s.detectPips(g, minD, maxD)
+	ps := rd.detect(&rd.s, g, minD, maxD)
 	for _, q := range rd.seen {
 		if !overlapsAny(ps, q) {
 			ps = append(ps, q)
@@ -1553,31 +1564,85 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 	if ds := rd.opts.DieSize; ds > 0 {
 		minD, maxD = 0.08*ds, 0.35*ds
 	}
-	search := func(g *image.Gray, kind planeKind) {
-		rd.ss.oblique = rd.opts.Oblique
-		rd.ss.kind = kind
-		dx, dy := float64(g.Rect.Min.X-o.X), float64(g.Rect.Min.Y-o.Y)
-		for _, p := range rd.ss.detectPips(g, minD, maxD) {
+	rd.ss.oblique, rd.ss.steep = rd.opts.Oblique, false
+	add := func(ps []pip) {
+		dx, dy := float64(win.Min.X-o.X), float64(win.Min.Y-o.Y)
+		for _, p := range ps {
 			p.x, p.y = p.x+dx, p.y+dy
 			rd.sight = append(rd.sight, p)
 		}
 	}
 	if sub, ok := rd.grey.SubImage(win).(*image.Gray); ok {
-		search(sub, planeGrey)
+		rd.ss.kind = planeGrey
+		add(rd.detect(&rd.ss, sub, minD, maxD))
 	}
 	// the colour planes are made in rd.pipPix, which may hold the plane
 	// being read
 	read := rd.pipPix
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
+		rd.ss.kind = kind
+		if f := rd.foundOn(&rd.ss, win); f != nil {
+			// a plane read already: no need to make it again
+			add(f.pips)
+			continue
+		}
+		if g, ok := rd.colourPlaneMade(win, kind); ok {
+			add(rd.detect(&rd.ss, g, minD, maxD))
+			continue
+		}
 		rd.pipPix = rd.spix
 		g, ok := rd.colourPlaneIn(rd.img, win, kind)
 		rd.spix = rd.pipPix
 		if ok {
-			search(g, kind)
+			add(rd.detect(&rd.ss, g, minD, maxD))
 		}
 	}
 	rd.pipPix = read
 	return rd.sight
+}
+
+// foundPips are the pips that scratch.detectPips found on one region of a
+// plane of the image being read, searched with the given settings.
+type foundPips struct {
+	kind  planeKind
+	steep bool
+	rect  image.Rectangle
+	pips  []pip
+}
+
+// detect returns s.detectPips(g, minD, maxD), g being the part of a plane
+// of the image being read that s.kind says. A colour image is searched on
+// the same plane and region several times over (by otherValue, sightings,
+// readSteep), so what was found is kept until the next image, and found
+// again from there: the pips are those detectPips would find, in s.pips.
+func (rd *Reader) detect(s *scratch, g *image.Gray, minD, maxD float64) []pip {
+	if rd.img == nil {
+		return s.detectPips(g, minD, maxD)
+	}
+	if f := rd.foundOn(s, g.Rect); f != nil {
+		s.pips = append(s.pips[:0], f.pips...)
+		return s.pips
+	}
+	ps := s.detectPips(g, minD, maxD)
+	if rd.nFound == len(rd.found) {
+		rd.found = append(rd.found, foundPips{})
+	}
+	f := &rd.found[rd.nFound]
+	rd.nFound++
+	f.kind, f.steep, f.rect = s.kind, s.steep, g.Rect
+	f.pips = append(f.pips[:0], ps...)
+	return ps
+}
+
+// foundOn returns the pips found on the region r of the plane of s.kind of
+// the image being read, searched as s would, or nil when that was not done.
+func (rd *Reader) foundOn(s *scratch, r image.Rectangle) *foundPips {
+	for i := range rd.found[:rd.nFound] {
+		if f := &rd.found[i]; f.kind == s.kind && f.steep == s.steep && f.rect == r {
+			return f
+		}
+	}
+	return nil
 }
 
 // partSeen reports whether a face found on another plane of the colour
