@@ -43,7 +43,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	waitFor(t, "both tables on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 2 })
 
 	b := browsertest.Start(t, ctx, base+"/")
-	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, 20*time.Second)
+	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 
 	// A move on the table shows on the page within a second. The machine
 	// is shared, so the median of three moves is what must hold.
@@ -58,7 +58,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 		st.mu.Unlock()
 		s := strconv.FormatUint(seq, 10)
 		b.WaitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+s+
-			` && document.querySelector('#card-local\\/1 .feed li[data-seq="`+s+`"]')`, 5*time.Second)
+			` && document.querySelector('#card-local\\/1 .feed li[data-seq="`+s+`"]')`, browsertest.WaitLong)
 		lats = append(lats, time.Since(sent))
 	}
 	slices.Sort(lats)
@@ -79,19 +79,19 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 
 	// The game ends; the result awaits certification.
 	st.playToEnd()
-	b.WaitJS(ctx, t, `document.querySelector('#pending a[href="/t/local/1"]')`, 5*time.Second)
+	b.WaitJS(ctx, t, `document.querySelector('#pending a[href="/t/local/1"]')`, browsertest.WaitLong)
 
 	// A judge signs in and certifies.
 	b.Navigate(ctx, t, base+"/login?next=/t/local/1")
 	if err := b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, 10*time.Second)
+	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "table.png"))
 	if err := b.Eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, 10*time.Second)
+	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "certified.png"))
 	var text string
 	_ = b.Eval(ctx, `document.getElementById("result").innerText`, &text)

@@ -122,7 +122,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	defer cancel()
 	base := "http://" + dash
 	b := browsertest.Start(t, ctx, base+"/")
-	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, 20*time.Second)
+	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 
 	// Moves reach the page within a second of reaching the feed. The
 	// machine is shared, so the median of five moves is what must hold.
@@ -133,7 +133,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 		s := strconv.FormatUint(seq, 10)
 		// The card's event number (at 60 times real speed the short
 		// feed on the card may already have moved on).
-		b.WaitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+s, 5*time.Second)
+		b.WaitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+s, browsertest.WaitLong)
 		lats = append(lats, time.Since(at))
 		after = seq
 	}
@@ -153,7 +153,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	if err := b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify")`, 10*time.Second)
+	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify")`, browsertest.WaitLong)
 	// The daemon's dashboard knows its own table's key.
 	var sig string
 	if err := b.Eval(ctx, `document.getElementById("signature").className`, &sig); err != nil || sig != "sig sig-registered" {
@@ -162,7 +162,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	if err := b.Eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
 		t.Fatal(err)
 	}
-	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, 10*time.Second)
+	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(dir, "certified.png"))
 	cert := feed.waitResult(t, true, 10*time.Second)
 	if cert.RecordSHA256 != res.RecordSHA256 || cert.Certification.Judge != "juez" {

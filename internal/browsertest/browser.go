@@ -368,6 +368,12 @@ func (b *Browser) WaitJS(ctx context.Context, t *testing.T, expr string, timeout
 	}
 }
 
+// WaitLong is how long a test waits for a page to reach a state it must
+// reach. It is long because a shared machine under load can stall a
+// browser for seconds; a test that measures how fast the page is asserts
+// that on its own.
+const WaitLong = 30 * time.Second
+
 // Navigate loads a URL and waits for the page to be ready.
 func (b *Browser) Navigate(ctx context.Context, t *testing.T, u string) {
 	t.Helper()
@@ -375,7 +381,7 @@ func (b *Browser) Navigate(ctx context.Context, t *testing.T, u string) {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond)
-	b.WaitJS(ctx, t, `document.readyState === "complete" && location.href.indexOf(`+jsString(strings.SplitN(u, "?", 2)[0])+`) === 0`, 10*time.Second)
+	b.WaitJS(ctx, t, `document.readyState === "complete" && location.href.indexOf(`+jsString(strings.SplitN(u, "?", 2)[0])+`) === 0`, WaitLong)
 }
 
 // Screenshot writes a PNG of the page to path.
