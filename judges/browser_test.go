@@ -88,10 +88,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	}
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "table.png"))
-	if err := b.Eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
-		t.Fatal(err)
-	}
-	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
+	b.ClickUntil(ctx, t, "certify", `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "certified.png"))
 	var text string
 	_ = b.Eval(ctx, `document.getElementById("result").innerText`, &text)

@@ -159,10 +159,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	if err := b.Eval(ctx, `document.getElementById("signature").className`, &sig); err != nil || sig != "sig sig-registered" {
 		t.Errorf("the result's signature is shown as %q (%v), want sig sig-registered", sig, err)
 	}
-	if err := b.Eval(ctx, `document.getElementById("certify").click(); true`, nil); err != nil {
-		t.Fatal(err)
-	}
-	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
+	b.ClickUntil(ctx, t, "certify", `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(dir, "certified.png"))
 	cert := feed.waitResult(t, true, 10*time.Second)
 	if cert.RecordSHA256 != res.RecordSHA256 || cert.Certification.Judge != "juez" {

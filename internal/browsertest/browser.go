@@ -374,6 +374,17 @@ func (b *Browser) WaitJS(ctx context.Context, t *testing.T, expr string, timeout
 // that on its own.
 const WaitLong = 30 * time.Second
 
+// ClickUntil clicks the element with the given id, as a person would,
+// until done is true: once on each load of the page that shows it. A live
+// page reloads itself when its event stream drops, and a click made just
+// then is lost; a person would click again.
+func (b *Browser) ClickUntil(ctx context.Context, t *testing.T, id, done string, timeout time.Duration) {
+	t.Helper()
+	click := `(function () { var e = document.getElementById(` + jsString(id) + `);` +
+		` if (e && !window.clickedUntil) { window.clickedUntil = true; e.click(); } return false; })()`
+	b.WaitJS(ctx, t, "("+done+") || "+click, timeout)
+}
+
 // Navigate loads a URL and waits for the page to be ready.
 func (b *Browser) Navigate(ctx context.Context, t *testing.T, u string) {
 	t.Helper()

@@ -77,11 +77,17 @@
 
   if (!window.EventSource) return;
   var es = new EventSource(url);
+  // A judge's action is on its way: reloading now would cancel it.
+  var submitting = false;
+  document.addEventListener("submit", function () {
+    submitting = true;
+    es.close();
+  });
   es.addEventListener("hello", function () {
     if (live) live.classList.remove("down");
     body.setAttribute("data-stream", "open");
     // After a drop the page may have missed changes: load it afresh.
-    if (dropped) location.reload();
+    if (dropped && !submitting) location.reload();
   });
   es.addEventListener("table", onTable);
   es.onerror = function () {
