@@ -1205,11 +1205,35 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) || rd.pairRepeats(f) {
+	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) || rd.pairRepeats(f) || rd.s.steep && rd.pipAbove(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
+}
+
+// pipAbove reports whether a pip found on any plane read so far, of the
+// polarity and size of f's pips, lies above f's far edge and within its
+// width. Seen from the side of an upright photo, the top face is the
+// highest face of its die and no pip of the die lies beyond its far edge:
+// f, a face that only the steep pass read, of slivers that glints and
+// rims make too, is then no top face but slivers on the die below the
+// face whose pips that plane found.
+func (rd *Reader) pipAbove(f *face) bool {
+	top := f.c.y - rd.halfHeight(f)
+	for i := range rd.prior {
+		q := &rd.prior[i]
+		if q.dark != f.dark {
+			continue
+		}
+		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+			continue
+		}
+		if q.y+q.b < top && absf(q.x-f.c.x) < f.r {
+			return true
+		}
+	}
+	return false
 }
 
 // halfHeight returns the half height of the face f as seen, from its
