@@ -1777,8 +1777,12 @@ const maxCheckedValue = 2
 // long axis along theirs within minAxisCos), one row beyond it in line
 // with one of its pips: f is then four pips of a six whose third row was
 // split off it. The pips of a side face, seen from the side, lie there
-// too, but are foreshortened otherwise. The view of a face is affine, so
-// the place is told in its own axes as seen.
+// too, but are foreshortened otherwise: rounder, or thinner for being
+// narrower. A blob thinner for being longer, as wide as f's pips and of
+// at least half their contrast (fainter, it is a shadow), is a pip of
+// their kind merged with glare or a speck along its axis, and counts.
+// The view of a face is affine, so the place is told in its own axes as
+// seen.
 func (rd *Reader) rowsGoOn(f *face) bool {
 	if f.n != 4 {
 		return false
@@ -1789,6 +1793,11 @@ func (rd *Reader) rowsGoOn(f *face) bool {
 		return false
 	}
 	ps := rd.s.pips
+	var a, b float64 // the mean semi-axes of f's pips
+	for _, i := range f.idx {
+		a += ps[i].a / float64(f.n)
+		b += ps[i].b / float64(f.n)
+	}
 	for j := range ps {
 		q := &ps[j]
 		if q.dark != f.dark || slices.Contains(f.idx, j) {
@@ -1797,8 +1806,11 @@ func (rd *Reader) rowsGoOn(f *face) bool {
 		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
 			continue
 		}
-		if absf(q.b/q.a-f.ratio) > maxRatioStep || absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos {
+		if absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos || q.b/q.a > f.ratio+maxRatioStep {
 			continue // foreshortened otherwise: a side face's
+		}
+		if q.b/q.a < f.ratio-maxRatioStep && (q.b < minMergedWidth*b || q.a < a || q.contrast() < 0.5*f.con) {
+			continue // narrower or no longer than f's pips: a side face's; fainter: a shadow
 		}
 		v := q.pos().sub(f.c)
 		x, y := (v.x*a2.y-v.y*a2.x)/det, (a1.x*v.y-a1.y*v.x)/det
@@ -1819,6 +1831,11 @@ const (
 	maxRatioStep = 0.1
 	minAxisCos   = 0.9
 )
+
+// minMergedWidth is the least minor axis, over the mean of a face's pips',
+// of a blob thinner than they are that is taken for one of their kind
+// merged along its long axis with glare or a speck (see rowsGoOn).
+const minMergedWidth = 0.9
 
 // holdsOther reports whether f, a face of two or three pips (its pattern
 // one diagonal), holds another pip found on the plane read, of their size
