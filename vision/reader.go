@@ -1615,7 +1615,10 @@ func (rd *Reader) sightings(c vec, r float64) []pip {
 //     lowest, down the image: seen from the side, the pips of the side
 //     faces below a face are grouped with its pips too), or anywhere when
 //     f is a two (two pips, the common remainder of a bigger face, say
-//     too little of their face to tell its side faces apart);
+//     too little of their face to tell its side faces apart); and for a
+//     two, whether or not the plane grouped them in one face (the pips
+//     of a face whose strips of glare and pip differ in size are left
+//     apart);
 //   - a plane may read the top face's pip and a side face's as a two while
 //     another groups the side face's pip with its own row: a face holding
 //     one pip of f and another pip of their size anywhere.
@@ -1657,10 +1660,14 @@ func (rd *Reader) partSeen(f *face) bool {
 	pc := medianRGB(cols)
 	fc, pc = hue(fc), hue(pc)
 	start := 0
+	planeHeld, planeApart := 0, 0 // over the groups of one plane's read
 	for g, end := range rd.priorEnd {
 		group := rd.prior[start:end]
 		start = end
-		if rd.priorKind[g] == rd.s.kind || len(group) <= f.n {
+		if g > 0 && rd.priorKind[g] != rd.priorKind[g-1] {
+			planeHeld, planeApart = 0, 0
+		}
+		if rd.priorKind[g] == rd.s.kind {
 			continue
 		}
 		held, more, apart := 0, 0, 0
@@ -1682,6 +1689,13 @@ func (rd *Reader) partSeen(f *face) bool {
 					}
 				}
 			}
+		}
+		planeHeld, planeApart = planeHeld+held, planeApart+apart
+		if f.n == 2 && planeHeld >= 2 && planeApart > 0 {
+			return true
+		}
+		if len(group) <= f.n {
+			continue
 		}
 		if held == 1 && apart > 0 {
 			// f's pips are split otherwise there
