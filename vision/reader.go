@@ -89,6 +89,7 @@ type Reader struct {
 	prior     []pip           // the pips of every face found on the planes of the image read so far, face after face
 	priorEnd  []int           // where each face's pips end in prior
 	priorKind []planeKind     // the plane each face was found on
+	greyOnes  []pip           // the lone pips of the grey whose blanks are nearly pips (see greyBlanked)
 	others    []pip           // the pips of every plane read by readSteep so far
 
 	faceR   float64 // half side of the face read last, px
@@ -152,6 +153,7 @@ func NewReader(opts *Opts) *Reader {
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
+	rd.greyOnes = rd.greyOnes[:0]
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
@@ -446,6 +448,16 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		// face whose other pips were missed (see decide), not a whole one
 		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 && f.tilt <= rd.opts.MaxTilt && !(f.n == 2 && f.q < minTwoSpacing*f.d) {
 			rd.wholeSeen = true
+		}
+	}
+	if kind == planeGrey && rd.img != nil {
+		// the lone pips whose blanks the grey found pip-like (see
+		// greyBlanked)
+		rd.greyOnes = rd.greyOnes[:0]
+		for i := range faces {
+			if f := &faces[i]; f.n == 1 && !f.ok && f.blank >= minGreyBlank {
+				rd.greyOnes = append(rd.greyOnes, ps[f.idx[0]])
+			}
 		}
 	}
 	res := rd.decide(faces)
@@ -1173,6 +1185,9 @@ func (rd *Reader) decide(faces []face) Result {
 		// too, where print is told from a pip
 		f.blank = rd.colourBlank(f)
 	}
+	if f.n == 1 && rd.s.kind != planeGrey && rd.greyBlanked(f) {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	if f.n == 1 && rd.opts.Oblique && rd.speckBeside(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
@@ -1230,6 +1245,23 @@ func (rd *Reader) pipAbove(f *face) bool {
 			continue
 		}
 		if q.y+q.b < top && absf(q.x-f.c.x) < f.r {
+			return true
+		}
+	}
+	return false
+}
+
+// greyBlanked reports whether the pip of f, a one read on a colour plane,
+// was found on the grey too as a lone pip whose blanks were darker than
+// minGreyBlank. The colour planes are read to find the pips that glare
+// hides in the grey; a blank that the grey sees nearly as a pip is where
+// a faded pip of a two or three lies, which the colour plane lost, and
+// does not turn into the clear face of a one there.
+func (rd *Reader) greyBlanked(f *face) bool {
+	p := &rd.s.pips[f.idx[0]]
+	for i := range rd.greyOnes {
+		q := &rd.greyOnes[i]
+		if dist(q.pos(), p.pos()) < maxf(q.a, p.a) {
 			return true
 		}
 	}
@@ -1360,6 +1392,11 @@ func (rd *Reader) wholeTwo(f *face) bool {
 // pip's) where a two that a face below confirms as the top may have a
 // lost pip of a bigger face.
 const maxWholeTwoBlank = 0.1
+
+// minGreyBlank is how dark (0: the face's colour, 1: a pip's) the darkest
+// blank of a lone pip in the grey must be for a colour plane not to read
+// the pip as a one (see greyBlanked): three quarters of the way to a pip.
+const minGreyBlank = 0.75
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
 // around a lone pip that loneTop takes as a one: darker than halfway to a
