@@ -78,19 +78,19 @@ type Reader struct {
 	body   []uint8 // distance of each sample from the background's colour
 	pipPix []uint8 // distance of each pixel from a coloured die's body
 
-	grey      *image.Gray     // the grey of the colour image being read
-	sight     []pip           // pip candidates on every plane of the colour image being read
-	sightDone bool            // sight is filled for the image being read
-	wholeSeen bool            // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
-	sightWin  image.Rectangle // the part of the image searched for sight
-	ss        scratch         // scratch of the search for sight
-	spix      []uint8         // the colour plane searched for sight
-	seen      []pip           // pips found on other planes, added to those of the plane read (see readSteep)
-	prior     []pip           // the pips of every face found on the planes of the image read so far, face after face
-	priorEnd  []int           // where each face's pips end in prior
-	priorKind []planeKind     // the plane each face was found on
-	greyOnes  []pip           // the lone pips of the grey whose blanks are nearly pips (see greyBlanked)
-	others    []pip           // the pips of every plane read by readSteep so far
+	grey        *image.Gray     // the grey of the colour image being read
+	sight       []pip           // pip candidates on every plane of the colour image being read
+	sightDone   bool            // sight is filled for the image being read
+	wholeSeen   bool            // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
+	sightWin    image.Rectangle // the part of the image searched for sight
+	ss          scratch         // scratch of the search for sight
+	spix        []uint8         // the colour plane searched for sight
+	seen        []pip           // pips found on other planes, added to those of the plane read (see readSteep)
+	prior       []pip           // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd    []int           // where each face's pips end in prior
+	priorKind   []planeKind     // the plane each face was found on
+	greyUnclear []pip           // the pips of the grey's faces whose blanks are nearly pips (see greyBlanked)
+	others      []pip           // the pips of every plane read by readSteep so far
 
 	faceR   float64 // half side of the face read last, px
 	multiR  float64 // half side of the main die's best face in the last Multi, px
@@ -153,7 +153,7 @@ func NewReader(opts *Opts) *Reader {
 // read only then.
 func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.grey, rd.sightDone, rd.wholeSeen = img, Gray(img), false, false
-	rd.greyOnes = rd.greyOnes[:0]
+	rd.greyUnclear = rd.greyUnclear[:0]
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
@@ -451,12 +451,14 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		}
 	}
 	if kind == planeGrey && rd.img != nil {
-		// the lone pips whose blanks the grey found pip-like (see
-		// greyBlanked)
-		rd.greyOnes = rd.greyOnes[:0]
+		// the pips of the faces whose blanks the grey found pip-like
+		// (see greyBlanked)
+		rd.greyUnclear = rd.greyUnclear[:0]
 		for i := range faces {
-			if f := &faces[i]; f.n == 1 && !f.ok && f.blank >= minGreyBlank {
-				rd.greyOnes = append(rd.greyOnes, ps[f.idx[0]])
+			if f := &faces[i]; !f.ok && f.blank >= minGreyBlank {
+				for _, j := range f.idx {
+					rd.greyUnclear = append(rd.greyUnclear, ps[j])
+				}
 			}
 		}
 	}
@@ -1252,15 +1254,16 @@ func (rd *Reader) pipAbove(f *face) bool {
 }
 
 // greyBlanked reports whether the pip of f, a one read on a colour plane,
-// was found on the grey too as a lone pip whose blanks were darker than
-// minGreyBlank. The colour planes are read to find the pips that glare
-// hides in the grey; a blank that the grey sees nearly as a pip is where
-// a faded pip of a two or three lies, which the colour plane lost, and
-// does not turn into the clear face of a one there.
+// was found on the grey too, in a face (of any number of pips) that was
+// not read for a blank darker than minGreyBlank. The colour planes are
+// read to find the pips that glare hides in the grey; a blank that the
+// grey sees nearly as a pip is where a faded pip of a two or three lies,
+// which the colour plane lost, and does not turn into the clear face of a
+// one there.
 func (rd *Reader) greyBlanked(f *face) bool {
 	p := &rd.s.pips[f.idx[0]]
-	for i := range rd.greyOnes {
-		q := &rd.greyOnes[i]
+	for i := range rd.greyUnclear {
+		q := &rd.greyUnclear[i]
 		if dist(q.pos(), p.pos()) < maxf(q.a, p.a) {
 			return true
 		}
@@ -1394,7 +1397,7 @@ func (rd *Reader) wholeTwo(f *face) bool {
 const maxWholeTwoBlank = 0.1
 
 // minGreyBlank is how dark (0: the face's colour, 1: a pip's) the darkest
-// blank of a lone pip in the grey must be for a colour plane not to read
+// blank of a face in the grey that holds a pip must be for a colour plane not to read
 // the pip as a one (see greyBlanked): three quarters of the way to a pip.
 const minGreyBlank = 0.75
 
