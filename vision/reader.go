@@ -1079,6 +1079,21 @@ func (rd *Reader) decide(faces []face) Result {
 			best, lone = t, true
 		}
 		b := &faces[best]
+		// a die shows one top face: a whole one beside the one read, at
+		// its height and of its pip's size, is no side face (those lie
+		// below it) but the other pip of a two whose pips were found too
+		// far apart to be grouped
+		if b.n == 1 {
+			for _, i := range d.faces {
+				o := &faces[i]
+				if i == best || o.n != 1 || !o.ok || o.partial || o.dark != b.dark {
+					continue
+				}
+				if rs := o.d / b.d; rs >= minPartPip && rs <= maxPartPip && absf(o.c.y-b.c.y) < 0.25*b.r {
+					return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+				}
+			}
+		}
 		for _, i := range d.faces {
 			o := &faces[i]
 			if i == best || o.dark != b.dark {
