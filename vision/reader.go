@@ -79,23 +79,24 @@ type Reader struct {
 	pipPix []uint8 // distance of each pixel from a coloured die's body
 	ccol   []int   // the columns' parts of the chroma offsets of a YCbCr image (see rgbPlane)
 
-	grey      *image.Gray              // the grey of the colour image being read
-	greyPix   []uint8                  // the buffer it is converted into (see grayIn)
-	sight     []pip                    // pip candidates on every plane of the colour image being read
-	sightDone bool                     // sight is filled for the image being read
-	wholeSeen bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
-	sightWin  image.Rectangle          // the part of the image searched for sight
-	ss        scratch                  // scratch of the search for sight
-	spix      []uint8                  // the colour plane searched for sight
-	seen      []pip                    // pips found on other planes, added to those of the plane read (see readSteep)
-	prior     []pip                    // the pips of every face found on the planes of the image read so far, face after face
-	priorEnd  []int                    // where each face's pips end in prior
-	priorKind []planeKind              // the plane each face was found on
-	others    []pip                    // the pips of every plane read by readSteep so far
-	found     []foundPips              // the pips found so far on the planes of the image being read (see detect)
-	nFound    int                      // how many of found hold pips of the image being read
-	bodyC     madeChroma               // the chroma of the coloured die's body in the image being read (see bodyChromaOf)
-	planes    [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
+	grey        *image.Gray              // the grey of the colour image being read
+	greyPix     []uint8                  // the buffer it is converted into (see grayIn)
+	sight       []pip                    // pip candidates on every plane of the colour image being read
+	sightDone   bool                     // sight is filled for the image being read
+	wholeSeen   bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
+	sightWin    image.Rectangle          // the part of the image searched for sight
+	ss          scratch                  // scratch of the search for sight
+	spix        []uint8                  // the colour plane searched for sight
+	seen        []pip                    // pips found on other planes, added to those of the plane read (see readSteep)
+	prior       []pip                    // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd    []int                    // where each face's pips end in prior
+	priorKind   []planeKind              // the plane each face was found on
+	greyUnclear []pip                    // the pips of the grey's faces whose blanks are nearly pips (see greyBlanked)
+	others      []pip                    // the pips of every plane read by readSteep so far
+	found       []foundPips              // the pips found so far on the planes of the image being read (see detect)
+	nFound      int                      // how many of found hold pips of the image being read
+	bodyC       madeChroma               // the chroma of the coloured die's body in the image being read (see bodyChromaOf)
+	planes      [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
 
 	faceR   float64 // half side of the face read last, px
 	multiR  float64 // half side of the main die's best face in the last Multi, px
@@ -159,6 +160,7 @@ func NewReader(opts *Opts) *Reader {
 func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.sightDone, rd.wholeSeen = img, false, false
 	rd.grey, rd.greyPix = grayIn(img, rd.greyPix)
+	rd.greyUnclear = rd.greyUnclear[:0]
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	rd.nFound, rd.bodyC.made = 0, false
 	for k := range rd.planes {
@@ -457,6 +459,18 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		// face whose other pips were missed (see decide), not a whole one
 		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 && f.tilt <= rd.opts.MaxTilt && !(f.n == 2 && f.q < minTwoSpacing*f.d) {
 			rd.wholeSeen = true
+		}
+	}
+	if kind == planeGrey && rd.img != nil {
+		// the pips of the faces whose blanks the grey found pip-like
+		// (see greyBlanked)
+		rd.greyUnclear = rd.greyUnclear[:0]
+		for i := range faces {
+			if f := &faces[i]; !f.ok && f.blank >= minGreyBlank {
+				for _, j := range f.idx {
+					rd.greyUnclear = append(rd.greyUnclear, ps[j])
+				}
+			}
 		}
 	}
 	res := rd.decide(faces)
@@ -1076,6 +1090,21 @@ func (rd *Reader) decide(faces []face) Result {
 			best, lone = t, true
 		}
 		b := &faces[best]
+		// a die shows one top face: a whole one beside the one read, at
+		// its height and of its pip's size, is no side face (those lie
+		// below it) but the other pip of a two whose pips were found too
+		// far apart to be grouped
+		if b.n == 1 {
+			for _, i := range d.faces {
+				o := &faces[i]
+				if i == best || o.n != 1 || !o.ok || o.partial || o.dark != b.dark {
+					continue
+				}
+				if rs := o.d / b.d; rs >= minPartPip && rs <= maxPartPip && absf(o.c.y-b.c.y) < 0.25*b.r {
+					return Result{Answer: Unsure, Confidence: 0.5, Box: box}
+				}
+			}
+		}
 		for _, i := range d.faces {
 			o := &faces[i]
 			if i == best || o.dark != b.dark {
@@ -1184,6 +1213,9 @@ func (rd *Reader) decide(faces []face) Result {
 		// too, where print is told from a pip
 		f.blank = rd.colourBlank(f)
 	}
+	if f.n == 1 && rd.s.kind != planeGrey && rd.greyBlanked(f) {
+		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
+	}
 	if f.n == 1 && rd.opts.Oblique && rd.speckBeside(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
@@ -1216,11 +1248,53 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) || rd.pairRepeats(f) {
+	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) || rd.pairRepeats(f) || rd.s.steep && rd.pipAbove(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
+}
+
+// pipAbove reports whether a pip found on any plane read so far, of the
+// polarity and size of f's pips, lies above f's far edge and within its
+// width. Seen from the side of an upright photo, the top face is the
+// highest face of its die and no pip of the die lies beyond its far edge:
+// f, a face that only the steep pass read, of slivers that glints and
+// rims make too, is then no top face but slivers on the die below the
+// face whose pips that plane found.
+func (rd *Reader) pipAbove(f *face) bool {
+	top := f.c.y - rd.halfHeight(f)
+	for i := range rd.prior {
+		q := &rd.prior[i]
+		if q.dark != f.dark {
+			continue
+		}
+		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+			continue
+		}
+		if q.y+q.b < top && absf(q.x-f.c.x) < f.r {
+			return true
+		}
+	}
+	return false
+}
+
+// greyBlanked reports whether the pip of f, a one read on a colour plane,
+// was found on the grey too, in a face (of any number of pips) that was
+// not read for a blank darker than minGreyBlank. The colour planes are
+// read to find the pips that glare hides in the grey; a blank that the
+// grey sees nearly as a pip is where a faded pip of a two or three lies,
+// which the colour plane lost, and does not turn into the clear face of a
+// one there.
+func (rd *Reader) greyBlanked(f *face) bool {
+	p := &rd.s.pips[f.idx[0]]
+	for i := range rd.greyUnclear {
+		q := &rd.greyUnclear[i]
+		if dist(q.pos(), p.pos()) < maxf(q.a, p.a) {
+			return true
+		}
+	}
+	return false
 }
 
 // halfHeight returns the half height of the face f as seen, from its
@@ -1347,6 +1421,11 @@ func (rd *Reader) wholeTwo(f *face) bool {
 // pip's) where a two that a face below confirms as the top may have a
 // lost pip of a bigger face.
 const maxWholeTwoBlank = 0.1
+
+// minGreyBlank is how dark (0: the face's colour, 1: a pip's) the darkest
+// blank of a face in the grey that holds a pip must be for a colour plane not to read
+// the pip as a one (see greyBlanked): three quarters of the way to a pip.
+const minGreyBlank = 0.75
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
 // around a lone pip that loneTop takes as a one: darker than halfway to a
@@ -1656,7 +1735,10 @@ func (rd *Reader) foundOn(s *scratch, r image.Rectangle) *foundPips {
 //     lowest, down the image: seen from the side, the pips of the side
 //     faces below a face are grouped with its pips too), or anywhere when
 //     f is a two (two pips, the common remainder of a bigger face, say
-//     too little of their face to tell its side faces apart);
+//     too little of their face to tell its side faces apart); and for a
+//     two, whether or not the plane grouped them in one face (the pips
+//     of a face whose strips of glare and pip differ in size are left
+//     apart);
 //   - a plane may read the top face's pip and a side face's as a two while
 //     another groups the side face's pip with its own row: a face holding
 //     one pip of f and another pip of their size anywhere.
@@ -1698,10 +1780,14 @@ func (rd *Reader) partSeen(f *face) bool {
 	pc := medianRGB(cols)
 	fc, pc = hue(fc), hue(pc)
 	start := 0
+	planeHeld, planeApart := 0, 0 // over the groups of one plane's read
 	for g, end := range rd.priorEnd {
 		group := rd.prior[start:end]
 		start = end
-		if rd.priorKind[g] == rd.s.kind || len(group) <= f.n {
+		if g > 0 && rd.priorKind[g] != rd.priorKind[g-1] {
+			planeHeld, planeApart = 0, 0
+		}
+		if rd.priorKind[g] == rd.s.kind {
 			continue
 		}
 		held, more, apart := 0, 0, 0
@@ -1723,6 +1809,13 @@ func (rd *Reader) partSeen(f *face) bool {
 					}
 				}
 			}
+		}
+		planeHeld, planeApart = planeHeld+held, planeApart+apart
+		if f.n == 2 && planeHeld >= 2 && planeApart > 0 {
+			return true
+		}
+		if len(group) <= f.n {
+			continue
 		}
 		if held == 1 && apart > 0 {
 			// f's pips are split otherwise there
@@ -1818,8 +1911,12 @@ const maxCheckedValue = 2
 // long axis along theirs within minAxisCos), one row beyond it in line
 // with one of its pips: f is then four pips of a six whose third row was
 // split off it. The pips of a side face, seen from the side, lie there
-// too, but are foreshortened otherwise. The view of a face is affine, so
-// the place is told in its own axes as seen.
+// too, but are foreshortened otherwise: rounder, or thinner for being
+// narrower. A blob thinner for being longer, as wide as f's pips and of
+// at least half their contrast (fainter, it is a shadow), is a pip of
+// their kind merged with glare or a speck along its axis, and counts.
+// The view of a face is affine, so the place is told in its own axes as
+// seen.
 func (rd *Reader) rowsGoOn(f *face) bool {
 	if f.n != 4 {
 		return false
@@ -1830,6 +1927,11 @@ func (rd *Reader) rowsGoOn(f *face) bool {
 		return false
 	}
 	ps := rd.s.pips
+	var a, b float64 // the mean semi-axes of f's pips
+	for _, i := range f.idx {
+		a += ps[i].a / float64(f.n)
+		b += ps[i].b / float64(f.n)
+	}
 	for j := range ps {
 		q := &ps[j]
 		if q.dark != f.dark || slices.Contains(f.idx, j) {
@@ -1838,8 +1940,11 @@ func (rd *Reader) rowsGoOn(f *face) bool {
 		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
 			continue
 		}
-		if absf(q.b/q.a-f.ratio) > maxRatioStep || absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos {
+		if absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos || q.b/q.a > f.ratio+maxRatioStep {
 			continue // foreshortened otherwise: a side face's
+		}
+		if q.b/q.a < f.ratio-maxRatioStep && (q.b < minMergedWidth*b || q.a < a || q.contrast() < 0.5*f.con) {
+			continue // narrower or no longer than f's pips: a side face's; fainter: a shadow
 		}
 		v := q.pos().sub(f.c)
 		x, y := (v.x*a2.y-v.y*a2.x)/det, (a1.x*v.y-a1.y*v.x)/det
@@ -1860,6 +1965,11 @@ const (
 	maxRatioStep = 0.1
 	minAxisCos   = 0.9
 )
+
+// minMergedWidth is the least minor axis, over the mean of a face's pips',
+// of a blob thinner than they are that is taken for one of their kind
+// merged along its long axis with glare or a speck (see rowsGoOn).
+const minMergedWidth = 0.9
 
 // holdsOther reports whether f, a face of two or three pips (its pattern
 // one diagonal), holds another pip found on the plane read, of their size
