@@ -1934,13 +1934,7 @@ func (rd *Reader) rowsGoOn(f *face) bool {
 	}
 	for j := range ps {
 		q := &ps[j]
-		if q.dark != f.dark || slices.Contains(f.idx, j) {
-			continue
-		}
-		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
-			continue
-		}
-		if absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos || q.b/q.a > f.ratio+maxRatioStep {
+		if !rd.alongFace(f, j) || q.b/q.a > f.ratio+maxRatioStep {
 			continue // foreshortened otherwise: a side face's
 		}
 		if q.b/q.a < f.ratio-maxRatioStep && (q.b < minMergedWidth*b || q.a < a || q.contrast() < 0.5*f.con) {
@@ -1956,6 +1950,21 @@ func (rd *Reader) rowsGoOn(f *face) bool {
 		}
 	}
 	return false
+}
+
+// alongFace reports whether the pip j of the plane read, not one of f's,
+// is of the polarity and size of f's pips (see minPartPip), with its long
+// axis along theirs (see minAxisCos): a pip that may be of f's face, if
+// foreshortened as they are.
+func (rd *Reader) alongFace(f *face, j int) bool {
+	q := &rd.s.pips[j]
+	if q.dark != f.dark || slices.Contains(f.idx, j) {
+		return false
+	}
+	if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
+		return false
+	}
+	return absf(q.ux*f.u.x+q.uy*f.u.y) >= minAxisCos
 }
 
 // maxRatioStep and minAxisCos bound how differently from a face's pips a
@@ -1991,13 +2000,7 @@ func (rd *Reader) holdsOther(f *face) bool {
 	}
 	for j := range ps {
 		q := &ps[j]
-		if q.dark != f.dark || slices.Contains(f.idx, j) {
-			continue
-		}
-		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
-			continue
-		}
-		if absf(q.b/q.a-f.ratio) > maxRatioStep || absf(q.ux*f.u.x+q.uy*f.u.y) < minAxisCos {
+		if !rd.alongFace(f, j) || absf(q.b/q.a-f.ratio) > maxRatioStep {
 			continue // foreshortened otherwise: a side face's
 		}
 		if fr.unproj(q.pos().sub(f.c)).len() < maxInsideReach*corner {
