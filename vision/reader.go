@@ -977,7 +977,11 @@ func (rd *Reader) decide(faces []face) Result {
 	}
 	// dice worth counting: a valid face, or several pips not cut by the
 	// border; a second die must look like the first (pip size and
-	// contrast), so that clutter is not taken for a die.
+	// contrast), so that clutter is not taken for a die. Its pips may be
+	// of the other polarity (light pips on a dark die beside dark pips on
+	// a light one: dice of two colours thrown together) only if it shows
+	// a whole face of two or more pips: a lone light pip beside dark ones
+	// is as often a glint.
 	var real []*die
 	var main *die
 	mainScore := -1.0
@@ -1009,7 +1013,7 @@ func (rd *Reader) decide(faces []face) Result {
 		} else if rs < 0.65 || rs > 1.55 {
 			continue
 		}
-		if f.dark != mf.dark || f.con < 0.5*mf.con {
+		if f.con < 0.5*mf.con || f.dark != mf.dark && (!f.ok || f.partial || f.n < 2) {
 			continue
 		}
 		real = append(real, d)
