@@ -424,11 +424,13 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	if debugPips {
 		fmt.Printf("   ring %v %.0f in %.0f\n", ok, ring, inMean)
 	}
-	if !ok || !s.kind.pipLike(dark, inMean, ring) {
+	if ok && sliver {
+		// whatever the polarity the plane's pips have: a die's pips
+		// are of the other polarity than its body
+		s.slivers = append(s.slivers, pip{x: (mx+0.5)*f - 0.5, y: (my+0.5)*f - 0.5, a: A * f, b: B * f, dark: dark})
 		return false
 	}
-	if sliver {
-		s.slivers = append(s.slivers, pip{x: (mx+0.5)*f - 0.5, y: (my+0.5)*f - 0.5, a: A * f, b: B * f, dark: dark})
+	if !ok || !s.kind.pipLike(dark, inMean, ring) {
 		return false
 	}
 	if core {
