@@ -66,6 +66,9 @@ type scratch struct {
 	cores  []int32
 	pips   []pip
 	byLvl  []pip
+	// slivers are the blobs that stand out from their face as a pip does
+	// but are too thin to be read as pips (see dedupe)
+	slivers []pip
 
 	oblique bool      // the camera sees the dice from the side
 	steep   bool      // pips foreshortened down to steepRatio are looked for too
@@ -86,7 +89,7 @@ const (
 // minD and maxD (full-resolution diameters, 0 for no limit) restrict the
 // levels searched; a pip's axes are no further apart than s.minRatio says.
 func (s *scratch) detectPips(g *image.Gray, minD, maxD float64) []pip {
-	s.pips = s.pips[:0]
+	s.pips, s.slivers = s.pips[:0], s.slivers[:0]
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	if w <= 0 || h <= 0 {
 		return s.pips
@@ -315,6 +318,10 @@ const (
 	steepRatio  = 0.3
 )
 
+// minSliverRatio is the thinnest blob kept as a sliver (see dedupe): a
+// pip of a face seen nearly edge on (80 degrees).
+const minSliverRatio = 0.2
+
 const maxArea = 214
 
 // flood collects the 4-connected blob of class cls at start into s.blob,
@@ -399,7 +406,8 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	if debugPips {
 		fmt.Printf("lvl %d blob n %d at %.0f,%.0f d %.1f fill %.2f ratio %.2f core %v\n", lvl, n, mx, my, d, fill, B/A, core)
 	}
-	if fill < s.minFill() || fill > 1.2 || B/A < s.minRatio() {
+	sliver := B/A < s.minRatio()
+	if fill < s.minFill() || fill > 1.2 || sliver && (s.steep || B/A < minSliverRatio) {
 		return false
 	}
 	ux, uy := 1.0, 0.0
@@ -415,6 +423,12 @@ func (s *scratch) consider(pl plane, lvl int, dark, core bool) bool {
 	ring, ok := ringCheck(pl, mx, my, A, B, ux, uy, inMean, dark)
 	if debugPips {
 		fmt.Printf("   ring %v %.0f in %.0f\n", ok, ring, inMean)
+	}
+	if ok && sliver {
+		// whatever the polarity the plane's pips have: a die's pips
+		// are of the other polarity than its body
+		s.slivers = append(s.slivers, pip{x: (mx+0.5)*f - 0.5, y: (my+0.5)*f - 0.5, a: A * f, b: B * f, dark: dark})
+		return false
 	}
 	if !ok || !s.kind.pipLike(dark, inMean, ring) {
 		return false
@@ -542,8 +556,7 @@ func (s *scratch) dedupe() {
 			}
 			if q[i].dark != q[j].dark {
 				// a blob holding pips of the other polarity is a die, not a pip
-				dx, dy := q[i].x-q[j].x, q[i].y-q[j].y
-				if q[j].a < 0.6*q[i].a && dx*dx+dy*dy < q[i].a*q[i].a {
+				if q[i].holds(&q[j]) {
 					keep = false
 					break
 				}
@@ -558,11 +571,35 @@ func (s *scratch) dedupe() {
 				}
 			}
 		}
+		if keep && s.sliversIn(&q[i]) >= 2 {
+			// nor is a blob holding two or more slivers of the other
+			// polarity: the pips of a die's steep face, too thin to be
+			// read, show the blob to be the die's body (a dark die on a
+			// light table); a pip's glint is one
+			keep = false
+		}
 		if keep {
 			out = append(out, q[i])
 		}
 	}
 	s.pips = out
+}
+
+// holds reports whether q, smaller than p, lies within p.
+func (p *pip) holds(q *pip) bool {
+	dx, dy := p.x-q.x, p.y-q.y
+	return q.a < 0.6*p.a && dx*dx+dy*dy < p.a*p.a
+}
+
+// sliversIn counts the slivers of the other polarity than p's within p.
+func (s *scratch) sliversIn(p *pip) int {
+	n := 0
+	for k := range s.slivers {
+		if q := &s.slivers[k]; q.dark != p.dark && p.holds(q) {
+			n++
+		}
+	}
+	return n
 }
 
 // wins reports whether candidate p is kept over q, found at the same place:

@@ -99,6 +99,7 @@ type Reader struct {
 	planes      [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
 
 	faceR   float64 // half side of the face read last, px
+	black   []pip   // the pips of the max-RGB plane that are not of a clear hue (see blackOnly)
 	multiR  float64 // half side of the main die's best face in the last Multi, px
 	multiAt []vec   // the pips of the last grey reading of several dice
 	faceC   vec     // centre of the face read last, in the image's coordinates
@@ -444,6 +445,9 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	rd.s.oblique = rd.opts.Oblique
 	rd.s.kind = kind
 	ps := rd.detect(&rd.s, g, minD, maxD)
+	if kind == planeValue {
+		ps = rd.blackOnly(ps, g)
+	}
 	for _, q := range rd.seen {
 		if !overlapsAny(ps, q) {
 			ps = append(ps, q)
@@ -977,7 +981,11 @@ func (rd *Reader) decide(faces []face) Result {
 	}
 	// dice worth counting: a valid face, or several pips not cut by the
 	// border; a second die must look like the first (pip size and
-	// contrast), so that clutter is not taken for a die.
+	// contrast), so that clutter is not taken for a die. Its pips may be
+	// of the other polarity (light pips on a dark die beside dark pips on
+	// a light one: dice of two colours thrown together) only if it shows
+	// a whole face of two or more pips: a lone light pip beside dark ones
+	// is as often a glint.
 	var real []*die
 	var main *die
 	mainScore := -1.0
@@ -1009,7 +1017,7 @@ func (rd *Reader) decide(faces []face) Result {
 		} else if rs < 0.65 || rs > 1.55 {
 			continue
 		}
-		if f.dark != mf.dark || f.con < 0.5*mf.con {
+		if f.con < 0.5*mf.con || f.dark != mf.dark && (!f.ok || f.partial || f.n < 2) {
 			continue
 		}
 		real = append(real, d)
@@ -1711,6 +1719,30 @@ func (rd *Reader) detect(s *scratch, g *image.Gray, minD, maxD float64) []pip {
 	f.kind, f.steep, f.rect = s.kind, s.steep, g.Rect
 	f.pips = append(f.pips[:0], ps...)
 	return ps
+}
+
+// blackOnly drops, of the pips ps found on the plane g of the largest of
+// red, green and blue, those whose colour is of a clear hue: that plane
+// looks for black pips, and a dark coloured die on a lighter table is one
+// dark blot there, which would pass for the pip of a one on a face as big
+// as the table. ps is filtered in a copy: it may be the pips kept for the
+// plane (see detect).
+func (rd *Reader) blackOnly(ps []pip, g *image.Gray) []pip {
+	if rd.img == nil {
+		return ps
+	}
+	out := rd.black[:0]
+	for i := range ps {
+		p := &ps[i]
+		r := int(maxf(1, 0.4*p.b))
+		c := image.Pt(int(p.x+0.5)+g.Rect.Min.X, int(p.y+0.5)+g.Rect.Min.Y)
+		if col, ok := meanRGB(rd.img, image.Rect(c.X-r, c.Y-r, c.X+r+1, c.Y+r+1)); ok && greySpread(col) > maxGreySpread && greySpread(col) > 0.5*max(col[0], col[1], col[2]) {
+			continue
+		}
+		out = append(out, *p)
+	}
+	rd.black = out
+	return out
 }
 
 // foundOn returns the pips found on the region r of the plane of s.kind of
