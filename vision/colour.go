@@ -35,24 +35,32 @@ func (rd *Reader) chromaPlane(img image.Image) (w, h int, ok bool) {
 				c[y*w+x] = uint8(min(255, 2*max(abs(cb), abs(cr))))
 			}
 		}
-	case *image.RGBA:
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				i := m.PixOffset(b.Min.X+x*colourStep+colourStep/2, b.Min.Y+y*colourStep+colourStep/2)
-				c[y*w+x] = spread3(m.Pix[i], m.Pix[i+1], m.Pix[i+2])
-			}
-		}
-	case *image.NRGBA:
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				i := m.PixOffset(b.Min.X+x*colourStep+colourStep/2, b.Min.Y+y*colourStep+colourStep/2)
-				c[y*w+x] = spread3(m.Pix[i], m.Pix[i+1], m.Pix[i+2])
-			}
-		}
 	default:
-		return 0, 0, false
+		pix, stride, ok := rgbaPix(img)
+		if !ok {
+			return 0, 0, false
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				i := (y*colourStep+colourStep/2)*stride + 4*(x*colourStep+colourStep/2)
+				c[y*w+x] = spread3(pix[i], pix[i+1], pix[i+2])
+			}
+		}
 	}
 	return w, h, true
+}
+
+// histMedian returns the median of the n levels counted in h, or 0 when
+// n is 0.
+func histMedian(h *[256]int, n int) int {
+	s := 0
+	for v := range h {
+		s += h[v]
+		if 2*s >= n {
+			return v
+		}
+	}
+	return 0
 }
 
 func spread3(r, g, b uint8) uint8 {
@@ -154,23 +162,18 @@ func (rd *Reader) bodyPlane(img image.Image) (w, h int, ok bool) {
 				p[k], p[k+1], p[k+2] = m.Y[m.YOffset(px, py)], m.Cb[i], m.Cr[i]
 			}
 		}
-	case *image.RGBA, *image.NRGBA:
-		var pix []uint8
-		var off func(x, y int) int
-		if r, isRGBA := m.(*image.RGBA); isRGBA {
-			pix, off = r.Pix, r.PixOffset
-		} else {
-			n := m.(*image.NRGBA)
-			pix, off = n.Pix, n.PixOffset
+	default:
+		pix, stride, ok := rgbaPix(img)
+		if !ok {
+			return 0, 0, false
 		}
 		for y := 0; y < h; y++ {
 			for x := 0; x < w; x++ {
-				i, k := off(at(x, y)), 3*(y*w+x)
+				px, py := at(x, y)
+				i, k := (py-b.Min.Y)*stride+4*(px-b.Min.X), 3*(y*w+x)
 				p[k], p[k+1], p[k+2] = color.RGBToYCbCr(pix[i], pix[i+1], pix[i+2])
 			}
 		}
-	default:
-		return 0, 0, false
 	}
 	// the background: the median of the border samples, per channel
 	var hist [3][256]int
@@ -188,15 +191,8 @@ func (rd *Reader) bodyPlane(img image.Image) (w, h int, ok bool) {
 		}
 	}
 	var bg [3]int
-	for c := 0; c < 3; c++ {
-		s := 0
-		for v := 0; v < 256; v++ {
-			s += hist[c][v]
-			if 2*s >= nb {
-				bg[c] = v
-				break
-			}
-		}
+	for c := range bg {
+		bg[c] = histMedian(&hist[c], nb)
 	}
 	if cap(rd.body) < w*h {
 		rd.body = make([]uint8, w*h)
@@ -431,14 +427,7 @@ func bodyChroma(img image.Image) (cb, cr int, ok bool) {
 	})
 	var bg [2]int
 	for c := range bg {
-		s := 0
-		for v := range 256 {
-			s += border[c][v]
-			if 2*s >= nb {
-				bg[c] = v - 128
-				break
-			}
-		}
+		bg[c] = histMedian(&border[c], nb) - 128
 	}
 	const nbin = 256 / bodyBin
 	var hist [nbin][nbin]int
@@ -515,17 +504,13 @@ func eachChroma(img image.Image, step int, f func(x, y, cb, cr int)) {
 				f(x, y, int(m.Cb[i])-128, int(m.Cr[i])-128)
 			}
 		}
-	case *image.RGBA:
-		for y := 0; y < b.Dy(); y += step {
-			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
-			for x := 0; x < b.Dx(); x += step {
-				cb, cr := chromaOf(p[4*x], p[4*x+1], p[4*x+2])
-				f(x, y, cb, cr)
-			}
+	default:
+		pix, stride, ok := rgbaPix(img)
+		if !ok {
+			return
 		}
-	case *image.NRGBA:
 		for y := 0; y < b.Dy(); y += step {
-			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			p := pix[y*stride:]
 			for x := 0; x < b.Dx(); x += step {
 				cb, cr := chromaOf(p[4*x], p[4*x+1], p[4*x+2])
 				f(x, y, cb, cr)
@@ -647,22 +632,17 @@ func (rd *Reader) rgbPlane(img image.Image, f func(r, g, b uint8) uint8) (*image
 				d[y*w+x] = f(color.YCbCrToRGB(lum[x], m.Cb[i], m.Cr[i]))
 			}
 		}
-	case *image.RGBA:
-		for y := 0; y < h; y++ {
-			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
-			for x := 0; x < w; x++ {
-				d[y*w+x] = f(p[4*x], p[4*x+1], p[4*x+2])
-			}
-		}
-	case *image.NRGBA:
-		for y := 0; y < h; y++ {
-			p := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
-			for x := 0; x < w; x++ {
-				d[y*w+x] = f(p[4*x], p[4*x+1], p[4*x+2])
-			}
-		}
 	default:
-		return nil, false
+		pix, stride, ok := rgbaPix(img)
+		if !ok {
+			return nil, false
+		}
+		for y := 0; y < h; y++ {
+			p := pix[y*stride:]
+			for x := 0; x < w; x++ {
+				d[y*w+x] = f(p[4*x], p[4*x+1], p[4*x+2])
+			}
+		}
 	}
 	return &image.Gray{Pix: d, Stride: w, Rect: b}, true
 }

@@ -514,23 +514,17 @@ func meanRGB(img image.Image, r image.Rectangle) ([3]float64, bool) {
 				s[0], s[1], s[2] = s[0]+int(R), s[1]+int(G), s[2]+int(B)
 			}
 		}
-	case *image.RGBA, *image.NRGBA:
-		var pix []uint8
-		var stride int
-		var off func(x, y int) int
-		if a, ok := img.(*image.RGBA); ok {
-			pix, stride, off = a.Pix, a.Stride, a.PixOffset
-		} else {
-			n := img.(*image.NRGBA)
-			pix, stride, off = n.Pix, n.Stride, n.PixOffset
+	default:
+		pix, stride, ok := rgbaPix(img)
+		if !ok {
+			return [3]float64{}, false
 		}
-		for i, y := off(r.Min.X, r.Min.Y), r.Min.Y; y < r.Max.Y; i, y = i+stride, y+1 {
+		b := img.Bounds()
+		for i, y := (r.Min.Y-b.Min.Y)*stride+4*(r.Min.X-b.Min.X), r.Min.Y; y < r.Max.Y; i, y = i+stride, y+1 {
 			for q := i; q < i+4*r.Dx(); q += 4 {
 				s[0], s[1], s[2] = s[0]+int(pix[q]), s[1]+int(pix[q+1]), s[2]+int(pix[q+2])
 			}
 		}
-	default:
-		return [3]float64{}, false
 	}
 	n := float64(r.Dx() * r.Dy())
 	return [3]float64{float64(s[0]) / n, float64(s[1]) / n, float64(s[2]) / n}, true

@@ -34,24 +34,15 @@ func grayIn(img image.Image, buf []uint8) (*image.Gray, []uint8) {
 		buf = make([]uint8, b.Dx()*b.Dy())
 	}
 	g := &image.Gray{Pix: buf[:b.Dx()*b.Dy()], Stride: b.Dx(), Rect: b}
-	switch m := img.(type) {
-	case *image.RGBA:
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			s := m.Pix[m.PixOffset(b.Min.X, y):]
-			d := g.Pix[g.PixOffset(b.Min.X, y):]
+	if pix, stride, ok := rgbaPix(img); ok {
+		for y := 0; y < b.Dy(); y++ {
+			s := pix[y*stride:]
+			d := g.Pix[y*g.Stride:]
 			for x := 0; x < b.Dx(); x++ {
 				d[x] = luma(s[4*x], s[4*x+1], s[4*x+2])
 			}
 		}
-	case *image.NRGBA:
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			s := m.Pix[m.PixOffset(b.Min.X, y):]
-			d := g.Pix[g.PixOffset(b.Min.X, y):]
-			for x := 0; x < b.Dx(); x++ {
-				d[x] = luma(s[4*x], s[4*x+1], s[4*x+2])
-			}
-		}
-	default:
+	} else {
 		for y := b.Min.Y; y < b.Max.Y; y++ {
 			for x := b.Min.X; x < b.Max.X; x++ {
 				g.Pix[g.PixOffset(x, y)] = color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y
@@ -59,6 +50,20 @@ func grayIn(img image.Image, buf []uint8) (*image.Gray, []uint8) {
 		}
 	}
 	return g, buf
+}
+
+// rgbaPix returns the pixels of img, from the top-left corner of its
+// bounds, and their row stride, when img holds 8-bit red, green, blue and
+// alpha per pixel: an [*image.RGBA] or an [*image.NRGBA] (photos are
+// opaque, and store both alike).
+func rgbaPix(img image.Image) (pix []uint8, stride int, ok bool) {
+	switch m := img.(type) {
+	case *image.RGBA:
+		return m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, true
+	case *image.NRGBA:
+		return m.Pix[m.PixOffset(m.Rect.Min.X, m.Rect.Min.Y):], m.Stride, true
+	}
+	return nil, 0, false
 }
 
 func luma(r, g, b uint8) uint8 {

@@ -36,24 +36,19 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 				p[k], p[k+1] = m.Cb[i], m.Cr[i]
 			}
 		}
-	case *image.RGBA, *image.NRGBA:
-		var pix []uint8
-		var off func(x, y int) int
-		if a, isRGBA := img.(*image.RGBA); isRGBA {
-			pix, off = a.Pix, a.PixOffset
-		} else {
-			n := img.(*image.NRGBA)
-			pix, off = n.Pix, n.PixOffset
+	default:
+		pix, stride, ok := rgbaPix(img)
+		if !ok {
+			return image.Rectangle{}, false
 		}
+		b := img.Bounds()
 		for y := 0; y < h; y++ {
-			s := pix[off(win.Min.X, win.Min.Y+y*step):]
+			s := pix[(win.Min.Y+y*step-b.Min.Y)*stride+4*(win.Min.X-b.Min.X):]
 			for x := 0; x < w; x++ {
 				k, q := 2*(y*w+x), 4*x*step
 				_, p[k], p[k+1] = color.RGBToYCbCr(s[q], s[q+1], s[q+2])
 			}
 		}
-	default:
-		return image.Rectangle{}, false
 	}
 	// the colour around the die: the median along the window's border
 	var hist [2][256]int
@@ -71,14 +66,7 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 	}
 	var bg [2]int
 	for ch := range bg {
-		s := 0
-		for v := 0; v < 256; v++ {
-			s += hist[ch][v]
-			if 2*s >= nb {
-				bg[ch] = v
-				break
-			}
-		}
+		bg[ch] = histMedian(&hist[ch], nb)
 	}
 	// the die's hue: the median chroma, off the table's, around the face
 	// (its pips are few); a sample of a clearly other hue is not the die
@@ -99,14 +87,7 @@ func (rd *Reader) outline(img image.Image, c vec, r float64) (image.Rectangle, b
 	}
 	var hue [2]int
 	for ch := range hue {
-		s := 0
-		for v := 0; v < 256; v++ {
-			s += hist[ch][v]
-			if 2*s >= nf {
-				hue[ch] = v - 128
-				break
-			}
-		}
+		hue[ch] = histMedian(&hist[ch], nf) - 128
 	}
 	coloured := nf > 0 && 4*(hue[0]*hue[0]+hue[1]*hue[1]) >= minBody*minBody
 	// the integral of the body mask, for the majority vote
