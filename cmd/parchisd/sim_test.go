@@ -70,6 +70,18 @@ func (l *logBuf) String() string {
 	return l.b.String()
 }
 
+// notable returns the lines of the log that tell why a test failed:
+// warnings, errors and the judges' commands.
+func (l *logBuf) notable() string {
+	var b strings.Builder
+	for line := range strings.Lines(l.String()) {
+		if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") || strings.Contains(line, "command") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
 // startSim starts parchisd sim and returns once it logs that it is ready,
 // with the time that took.
 func startSim(t testing.TB, bin string, args ...string) (*exec.Cmd, time.Duration) {
@@ -82,6 +94,11 @@ func startSim(t testing.TB, bin string, args ...string) (*exec.Cmd, time.Duratio
 func startSimLogged(t testing.TB, bin string, args ...string) (*exec.Cmd, *logBuf, time.Duration) {
 	t.Helper()
 	log := &logBuf{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("parchisd's log, its warnings, errors and judges' commands:\n%s", log.notable())
+		}
+	})
 	cmd := exec.Command(bin, append([]string{"sim"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
