@@ -7,7 +7,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -32,7 +31,7 @@ func BenchmarkReferee_Snapshot(b *testing.B) {
 	lifted.Sites[m.From].ByColour[engine.Yellow]--
 	at := time.Unix(0, 0)
 	newRef := func() *referee.Referee {
-		r := referee.New(referee.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+		r := referee.New(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 		r.Handle(referee.Input{At: at, Kind: referee.InputSetup, Position: pos})
 		r.Handle(referee.Input{At: at, Kind: referee.InputBoard, Board: before})
 		return r

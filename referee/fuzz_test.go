@@ -6,7 +6,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -20,7 +19,7 @@ func FuzzReferee(f *testing.F) {
 	f.Add([]byte{0, 6, 0, 6, 0, 6, 1, 20, 2, 26, 0})
 	f.Add([]byte{4, 0, 0, 1, 3, 9, 2, 50, 1})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		for _, caps := range []hw.Caps{{Counts: true, Colours: true}, {Counts: true}, {}} {
+		for _, caps := range []board.Caps{{Counts: true, Colours: true}, {Counts: true}, {}} {
 			r := referee.New(referee.Opts{Caps: caps})
 			at := time.Unix(0, 0)
 			seq := uint64(0)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 )
 
 // Infraction codes beyond the engine's rule codes (DESIGN.md).
@@ -31,7 +30,7 @@ const (
 type Opts struct {
 	// Caps tells what the site sensors can know: presence, counts,
 	// colours. Recognition compares only what they can tell.
-	Caps hw.Caps
+	Caps board.Caps
 }
 
 // owedPiece is a piece the rules sent home that still stands on the

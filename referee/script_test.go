@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -26,7 +26,7 @@ func runScript(t *testing.T, path string) []referee.Event {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tb, err := table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

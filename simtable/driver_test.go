@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -14,7 +14,7 @@ import (
 // driver and every event.
 func playGame(t *testing.T, opts Opts, maxTicks int) (*Driver, []referee.Event) {
 	t.Helper()
-	tb, err := table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestSimulatedGame_WithMistakes_FlagsEachAndStillEnds(t *testing.T) {
 
 func BenchmarkSimulatedGame(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		tb, _ := table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+		tb, _ := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 		opts := DefaultOpts
 		opts.Seed = uint64(i)
 		d := NewDriver(tb, opts)

@@ -21,7 +21,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/tablescript"
@@ -70,7 +69,7 @@ type GameEnd struct {
 // Opts configures a table.
 type Opts struct {
 	// Caps tells what the site sensors can know.
-	Caps hw.Caps
+	Caps board.Caps
 	// Dir holds the journal (table.journal) and the saved games
 	// (games/); empty keeps nothing on disk.
 	Dir string

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/referee"
 )
 
-var caps = hw.Caps{Counts: true, Colours: true}
+var caps = board.Caps{Counts: true, Colours: true}
 
 func script(t *testing.T, tb *Table, text string) []referee.Event {
 	t.Helper()

@@ -6,7 +6,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -14,7 +13,7 @@ import (
 // lift, place and board lines act on.
 type Runner struct {
 	Referee *referee.Referee
-	caps    hw.Caps
+	caps    board.Caps
 	board   board.Snapshot
 	names   [engine.NumColours]string
 	at      time.Duration
@@ -22,7 +21,7 @@ type Runner struct {
 
 // NewRunner returns a runner whose referee reads sensors with caps
 // (a "sensors" line changes them before the first start).
-func NewRunner(caps hw.Caps) *Runner {
+func NewRunner(caps board.Caps) *Runner {
 	return &Runner{Referee: referee.New(referee.Opts{Caps: caps}), caps: caps}
 }
 

@@ -29,7 +29,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -75,7 +74,7 @@ type Step struct {
 	// Names for players.
 	Names [engine.NumColours]string
 	// Caps for sensors.
-	Caps hw.Caps
+	Caps board.Caps
 	// Seq for seq.
 	Seq uint64
 	// Board for board.
@@ -167,9 +166,9 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 		switch args[0] {
 		case "presence":
 		case "counts":
-			st.Caps = hw.Caps{Counts: true}
+			st.Caps = board.Caps{Counts: true}
 		case "colours":
-			st.Caps = hw.Caps{Counts: true, Colours: true}
+			st.Caps = board.Caps{Counts: true, Colours: true}
 		default:
 			return st, false, fmt.Errorf("bad sensors %q: want presence, counts or colours", args[0])
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -36,7 +35,7 @@ func TestParseLine(t *testing.T) {
 		{"at 9.0 judge set 5:Y B throw 0 - Y by Ana", true, func(s Step) bool { return s.JudgeSet && s.Judge == "Ana" && s.Position.String() == "5:Y B throw 0 - Y" }},
 		{"judge start G", true, func(s Step) bool { return !s.JudgeSet && s.Starter == engine.Green }},
 		{"players Ana Bea_Luz - Dani", true, func(s Step) bool { return s.Names == [4]string{"Ana", "Bea Luz", "", "Dani"} }},
-		{"sensors counts", true, func(s Step) bool { return s.Caps == hw.Caps{Counts: true} }},
+		{"sensors counts", true, func(s Step) bool { return s.Caps == board.Caps{Counts: true} }},
 		{"seq 120", true, func(s Step) bool { return s.Seq == 120 }},
 	}
 	for _, tc := range cases {
@@ -97,7 +96,7 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 	}
 	for _, in := range inputs {
 		text := FormatInput(in)
-		r := NewRunner(hw.Caps{Counts: true, Colours: true})
+		r := NewRunner(board.Caps{Counts: true, Colours: true})
 		var got referee.Input
 		for line := range strings.SplitSeq(text, "\n") {
 			st, ok, err := ParseLine(line)

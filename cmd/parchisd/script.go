@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/tablescript"
@@ -96,14 +96,14 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func parseCaps(s string) (hw.Caps, bool) {
+func parseCaps(s string) (board.Caps, bool) {
 	switch s {
 	case "presence":
-		return hw.Caps{}, true
+		return board.Caps{}, true
 	case "counts":
-		return hw.Caps{Counts: true}, true
+		return board.Caps{Counts: true}, true
 	case "colours":
-		return hw.Caps{Counts: true, Colours: true}, true
+		return board.Caps{Counts: true, Colours: true}, true
 	}
-	return hw.Caps{}, false
+	return board.Caps{}, false
 }
