@@ -8,8 +8,9 @@ import (
 	"github.com/parchis-table/parchis/engine"
 )
 
-// illegal reports a board that matches no legal outcome: the infraction
-// when one piece was moved, and the mismatch.
+// illegal flags a board that matches no legal outcome: the mismatch, and
+// the infraction when one piece was moved. Both wait for the grace time
+// (flag).
 func (r *Referee) illegal() {
 	pos := &r.game.Pos
 	r.dl = deltas(&r.obs, &r.exp, r.opts.Caps, r.dl)
@@ -33,29 +34,30 @@ func (r *Referee) illegal() {
 			col, known = onlyColour(pos, from)
 		}
 	}
-	r.openMismatch()
 	if from == engine.NoSite || !known {
+		r.flag(nil)
 		return
 	}
 	turn := pos.Turn()
 	m := engine.Move{From: from, To: to}
+	e := Event{Type: EventInfraction, Colour: col.String(), Move: m.String()}
 	switch {
 	case pos.Phase() == engine.PhaseEnd:
-		r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: RuleIllegalMove, Move: m.String(), Detail: "the game is over"})
+		e.Rule, e.Detail = RuleIllegalMove, "the game is over"
 	case col == turn.Partner():
-		r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: RuleWrongColour, Move: m.String(),
-			Detail: fmt.Sprintf("%s's piece moved: a player never moves the partner's pieces", col.Name())})
+		e.Rule, e.Detail = RuleWrongColour, fmt.Sprintf("%s's piece moved: a player never moves the partner's pieces", col.Name())
 	case col != turn:
-		r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: RuleOutOfTurn, Move: m.String(),
-			Detail: fmt.Sprintf("%s's piece moved during %s's turn", col.Name(), turn.Name())})
+		e.Rule, e.Detail = RuleOutOfTurn, fmt.Sprintf("%s's piece moved during %s's turn", col.Name(), turn.Name())
 	case pos.Phase() == engine.PhaseThrow:
-		r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: RuleIllegalMove, Move: m.String(),
-			Detail: "a piece moved before the throw"})
+		e.Rule, e.Detail = RuleIllegalMove, "a piece moved before the throw"
 	default:
-		if rule, detail := r.why(m); rule != "" {
-			r.reportIllegal(Event{Type: EventInfraction, Colour: col.String(), Rule: rule, Move: m.String(), Detail: detail})
-		}
+		e.Rule, e.Detail = r.why(m)
 	}
+	if e.Rule == "" {
+		r.flag(nil)
+		return
+	}
+	r.flag(&e)
 }
 
 // why asks the rules why a single move of the side to move is illegal,

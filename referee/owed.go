@@ -72,3 +72,47 @@ func addOwed(s *board.Snapshot, o owedPiece) {
 	s.Sites[o.site].Count++
 	s.Sites[o.site].ByColour[o.colour]++
 }
+
+// firstOwed returns the first owed piece, in the order the rules sent them
+// home, that still stands on the board.
+func (r *Referee) firstOwed() (owedPiece, bool) {
+	if len(r.owed) == 0 {
+		return owedPiece{}, false
+	}
+	if r.owedOnly() {
+		// The board is the game's but for owed pieces: those still owed
+		// are exactly the ones left standing.
+		if len(r.owed) > 0 {
+			return r.owed[0], true
+		}
+		return owedPiece{}, false
+	}
+	// Something else differs too: an owed piece stands while its site
+	// holds more of its colour than the game has there.
+	for _, o := range r.owed {
+		obs, exp := &r.obs.Sites[o.site], &r.exp.Sites[o.site]
+		switch {
+		case r.opts.Caps.Colours && obs.Coloured:
+			if obs.ByColour[o.colour] > exp.ByColour[o.colour] {
+				return o, true
+			}
+		case r.opts.Caps.Counts:
+			if obs.Count > exp.Count {
+				return o, true
+			}
+		case obs.Count > 0 && exp.Count == 0:
+			return o, true
+		}
+	}
+	return owedPiece{}, false
+}
+
+// owedAt reports whether an owed piece stands on s.
+func (r *Referee) owedAt(s engine.Site) bool {
+	for _, o := range r.owed {
+		if o.site == s {
+			return true
+		}
+	}
+	return false
+}

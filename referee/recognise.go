@@ -72,8 +72,7 @@ func (r *Referee) tryMoves() bool {
 				continue
 			}
 			if r.touched != engine.NoSite && m.From != r.touched {
-				r.openMismatch()
-				r.reportIllegal(Event{Type: EventInfraction, Colour: pos.Turn().String(), Rule: RuleTouchedPiece, Move: m.String(),
+				r.flag(&Event{Type: EventInfraction, Colour: pos.Turn().String(), Rule: RuleTouchedPiece, Move: m.String(),
 					Sites:  []string{r.touched.String(), m.From.String()},
 					Detail: fmt.Sprintf("the piece lifted from %s must be the one played (ficha tocada es ficha jugada)", r.touched)})
 				return true

@@ -31,6 +31,12 @@ type Opts struct {
 	// Caps tells what the site sensors can know: presence, counts,
 	// colours. Recognition compares only what they can tell.
 	Caps board.Caps
+	// Grace is how long the board must hold still in a position that no
+	// legal outcome explains (a piece counted out square by square, a
+	// wrong placement) before the mismatch and the infraction are
+	// reported; the next throw ends it at once. Zero means DefaultGrace;
+	// a negative grace reports at once.
+	Grace time.Duration
 }
 
 // Referee watches one table. Its zero value is not usable; call New.
@@ -57,7 +63,14 @@ type Referee struct {
 	reported    string         // the infraction last reported (rule and move)
 	reportedObs board.Snapshot // and the board it was reported on
 	rethrow     bool           // the last throw is to be repeated
-	lastThrow   string
+	// pend is the board no legal outcome explains, waiting for the
+	// grace time; pendObs is that board, and held the wait of a board
+	// reported again unchanged.
+	pend      *pendingFlag
+	pendObs   board.Snapshot
+	held      *pendingFlag
+	pdl       []delta // the waiting board's differences, for the lights
+	lastThrow string
 
 	events []Event
 	frame  board.Frame
@@ -117,12 +130,26 @@ func (r *Referee) LastThrow() string { return r.lastThrow }
 func (r *Referee) Handle(in Input) []Event {
 	r.events = r.events[:0]
 	r.now = in.At
+	// A board that held still for the grace time is flagged before what
+	// comes next, whether or not the daemon's timer came first.
+	r.expireAt(in.At)
 	switch in.Kind {
 	case InputBoard:
+		// The same board again (a re-check) keeps waiting from when it
+		// settled; any other starts afresh.
+		r.held = nil
+		if r.pend != nil && r.pendObs == in.Board {
+			r.held = r.pend
+		}
+		r.pend = nil
 		r.obs, r.haveObs = in.Board, true
 		r.onBoard()
 	case InputThrow:
+		// The next throw ends any grace: what the board shows is final.
+		r.expire()
 		r.onThrow(in.Throw, in.Value)
+	case InputTimer:
+		// Only the time passing: expireAt above did the work.
 	case InputStart:
 		r.start(engine.NewPosition(in.Starter), in.Players, in.Judge, "")
 	case InputOpening:
@@ -175,6 +202,7 @@ func (r *Referee) start(pos engine.Position, players [engine.NumColours]string, 
 	}
 	r.game = engine.NewGame(pos, tags...)
 	r.resetTurnState()
+	r.pend = nil
 	r.owed, r.lastThrow, r.rethrow = nil, "", false
 	detail := fmt.Sprintf("%s starts", pos.Starter().Name())
 	switch {
@@ -214,6 +242,7 @@ func (r *Referee) judgeSet(pos engine.Position, judge string) {
 	}
 	r.game.SetPosition(pos, "by "+judge)
 	r.resetTurnState()
+	r.pend = nil
 	r.owed, r.rethrow = nil, false
 	r.emit(Event{Type: EventCorrection, Detail: "position set by judge " + judge})
 	if pos.Phase() == engine.PhaseEnd {

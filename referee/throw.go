@@ -40,6 +40,19 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 	for (pos.Phase().IsDie() || pos.Phase().IsBonus()) && r.unseenMove() {
 		c = pos.Turn()
 	}
+	// What is owed comes in the order of play: a piece the rules sent
+	// home that still stands (the kill is completed before its bonus, and
+	// earlier pieces before later ones), then the bonus, then the move of
+	// the last throw. The first one owed names the infraction.
+	r.exp = board.Expected(pos)
+	agreed := agree(&r.obs, &r.exp, r.opts.Caps)
+	if !agreed {
+		if o, ok := r.firstOwed(); ok {
+			r.emit(Event{Type: EventInfraction, Colour: c.String(), Rule: o.rule, Throw: val, Sites: []string{o.site.String()},
+				Detail: fmt.Sprintf("the %s piece on %s must go home before the next throw: this throw does not count", o.colour.Name(), o.site)})
+			return
+		}
+	}
 	switch {
 	case pos.Phase().IsDie():
 		r.emit(Event{Type: EventInfraction, Colour: c.String(), Rule: RuleEarlyThrow, Throw: val,
@@ -50,14 +63,7 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 			Detail: fmt.Sprintf("the bonus %s is still to be played: this throw does not count", pos.Phase())})
 		return
 	}
-	r.exp = board.Expected(pos)
-	if !agree(&r.obs, &r.exp, r.opts.Caps) {
-		if r.owedOnly() {
-			o := r.owed[0]
-			r.emit(Event{Type: EventInfraction, Colour: c.String(), Rule: o.rule, Throw: val, Sites: []string{o.site.String()},
-				Detail: fmt.Sprintf("the %s piece on %s must go home before the next throw: this throw does not count", o.colour.Name(), o.site)})
-			return
-		}
+	if !agreed {
 		r.emit(Event{Type: EventInfraction, Colour: c.String(), Rule: RuleEarlyThrow, Throw: val,
 			Detail: "the board does not agree with the game yet: this throw does not count"})
 		return

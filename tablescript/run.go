@@ -60,6 +60,8 @@ func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
 		r.setBoard(st.Position)
 	case VerbThrow:
 		in.Kind, in.Throw, in.Value = referee.InputThrow, st.Throw, st.Value
+	case VerbTimer:
+		in.Kind = referee.InputTimer
 	case VerbLift, VerbPlace:
 		if err := r.liftOrPlace(st); err != nil {
 			return in, false, err

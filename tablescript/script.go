@@ -12,6 +12,7 @@
 //	at 1.2 lift YH              one piece lifted from a site (colour optional)
 //	at 1.9 place 5 Y            one piece put on a site (colour if the sensors know it)
 //	at 2.0 board 5:Y,YH:YYY,…   a whole stable snapshot (colours, or counts 5:1)
+//	at 2.5 timer                the grace time ran out with the board still (journals write it)
 //	at 9.0 judge set <PPN>      a judge's correction (optionally: by NAME)
 //	at 9.5 judge start Y        a judge starts a new game (optionally: by NAME)
 //	seq 120                     events go on from number 121 (journals write it)
@@ -52,6 +53,7 @@ const (
 	VerbBoard   Verb = "board"
 	VerbJudge   Verb = "judge"
 	VerbSeq     Verb = "seq"
+	VerbTimer   Verb = "timer"
 )
 
 // Step is one parsed script line.
@@ -195,6 +197,10 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 				return st, false, err
 			}
 			st.HasColour = true
+		}
+	case VerbTimer:
+		if err := want(0, "timer"); err != nil {
+			return st, false, err
 		}
 	case VerbSeq:
 		if err := want(1, "seq NUMBER"); err != nil {
@@ -403,6 +409,8 @@ func FormatInput(in referee.Input) string {
 		return players + at + "setup " + in.Position.String()
 	case referee.InputJudgeSet:
 		return at + "judge set " + in.Position.String() + by
+	case referee.InputTimer:
+		return at + "timer"
 	}
 	return "# unknown input"
 }
