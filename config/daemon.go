@@ -53,8 +53,19 @@ type Daemon struct {
 	// Log sets the log's level (debug, info, warn, error) and format
 	// (text, json).
 	Log Log `yaml:"log"`
+	// Referee configures how the referee judges what the sensors see.
+	Referee Referee `yaml:"referee"`
 	// Sim configures the simulated table (parchisd sim).
 	Sim Sim `yaml:"sim"`
+}
+
+// Referee configures the referee.
+type Referee struct {
+	// Grace is how long the board must hold still with a piece where no
+	// legal move puts it before the table calls it wrong: people count a
+	// piece out square by square, and each square passed is a stable
+	// snapshot. The next throw ends the grace at once.
+	Grace Duration `yaml:"grace"`
 }
 
 // Sensors selects the site sensors' back-end.
@@ -394,6 +405,9 @@ func (d *Daemon) Validate() error {
 		if v < 0 || v > 1 {
 			bad("sim.mistakes."+k, "%v: want a rate from 0 to 1", v)
 		}
+	}
+	if g := d.Referee.Grace.D(); g < 100*time.Millisecond || g > 10*time.Second {
+		bad("referee.grace", "%v: want from 100ms to 10s", g)
 	}
 	if d.Sim.Pace.D() < time.Millisecond {
 		bad("sim.pace", "%v: want at least 1ms", d.Sim.Pace.D())

@@ -107,6 +107,15 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 	d.now += d.opts.Frame
 	var events []referee.Event
 	r := d.Table.Referee()
+	// The board held still for the referee's grace time: tell it, as the
+	// daemon's timer does, at the very time the grace ended.
+	if dl, ok := d.Table.Deadline(); ok && !d.at().Before(dl) {
+		ev, err := d.Table.Handle(referee.Input{At: dl, Kind: referee.InputTimer}, "")
+		events = append(events, ev...)
+		if err != nil {
+			return events, err
+		}
+	}
 	if d.now >= d.nextAct {
 		d.nextAct = d.now + d.opts.Pace
 		v := View{Pos: r.Position(), Mismatch: r.Mismatch() != nil, Touched: r.Touched()}

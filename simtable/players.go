@@ -27,8 +27,10 @@ const (
 )
 
 // Patience is how long a player waits, after moving pieces, for the table
-// to take the move in before looking at the board again.
-const Patience = time.Second
+// to take the move in before looking at the board again. It is longer than
+// the referee's grace time (referee.DefaultGrace): a player who put a piece
+// down wrong leaves it until the table says so.
+const Patience = 2500 * time.Millisecond
 
 // View is what the players see of the table: the game as the referee has
 // it and what the lights tell.

@@ -70,6 +70,8 @@ type GameEnd struct {
 type Opts struct {
 	// Caps tells what the site sensors can know.
 	Caps board.Caps
+	// Grace is the referee's grace time (referee.Opts.Grace).
+	Grace time.Duration
 	// Dir holds the journal (table.journal) and the saved games
 	// (games/); empty keeps nothing on disk.
 	Dir string
@@ -102,7 +104,7 @@ const JournalName = "table.journal"
 // is where it was when the journal was last written. A damaged journal
 // tail is cut and logged.
 func Open(opts Opts) (*Table, error) {
-	t := &Table{opts: opts, run: tablescript.NewRunner(opts.Caps), log: opts.Logger}
+	t := &Table{opts: opts, run: tablescript.NewRunner(referee.Opts{Caps: opts.Caps, Grace: opts.Grace}), log: opts.Logger}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -249,6 +251,10 @@ func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
 	}
 	return events, nil
 }
+
+// Deadline returns when the referee wants an InputTimer if no other input
+// comes first (referee.Referee.Deadline); the daemon feeds it then.
+func (t *Table) Deadline() (time.Time, bool) { return t.run.Referee.Deadline() }
 
 // Step handles one table-script step (a "players", "sensors" or "seq"
 // line only sets the runner up). After a start or setup, which places the

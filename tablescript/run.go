@@ -13,16 +13,17 @@ import (
 // lift, place and board lines act on.
 type Runner struct {
 	Referee *referee.Referee
+	opts    referee.Opts
 	caps    board.Caps
 	board   board.Snapshot
 	names   [engine.NumColours]string
 	at      time.Duration
 }
 
-// NewRunner returns a runner whose referee reads sensors with caps
-// (a "sensors" line changes them before the first start).
-func NewRunner(caps board.Caps) *Runner {
-	return &Runner{Referee: referee.New(referee.Opts{Caps: caps}), caps: caps}
+// NewRunner returns a runner whose referee has opts (a "sensors" line
+// changes the sensors' caps before the first start).
+func NewRunner(opts referee.Opts) *Runner {
+	return &Runner{Referee: referee.New(opts), opts: opts, caps: opts.Caps}
 }
 
 // Board returns the simulated board as the runner holds it.
@@ -46,8 +47,8 @@ func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
 		if r.Referee.Game() != nil {
 			return in, false, fmt.Errorf("sensors must be set before the game starts")
 		}
-		r.caps = st.Caps
-		r.Referee = referee.New(referee.Opts{Caps: st.Caps})
+		r.caps, r.opts.Caps = st.Caps, st.Caps
+		r.Referee = referee.New(r.opts)
 		return in, false, nil
 	case VerbOpening:
 		in.Kind, in.Opening, in.Players = referee.InputOpening, st.Opening, r.names

@@ -37,6 +37,7 @@ func TestParseLine(t *testing.T) {
 		{"players Ana Bea_Luz - Dani", true, func(s Step) bool { return s.Names == [4]string{"Ana", "Bea Luz", "", "Dani"} }},
 		{"sensors counts", true, func(s Step) bool { return s.Caps == board.Caps{Counts: true} }},
 		{"seq 120", true, func(s Step) bool { return s.Seq == 120 }},
+		{"at 3.5 timer", true, func(s Step) bool { return s.Verb == VerbTimer && s.At == 3500*time.Millisecond }},
 	}
 	for _, tc := range cases {
 		st, ok, err := ParseLine(tc.line)
@@ -68,6 +69,7 @@ func TestParseLine_Errors(t *testing.T) {
 		{"sensors sonar", `bad sensors "sonar"`},
 		{"players Ana", "players YELLOW"},
 		{"fly 5", `unknown verb "fly"`},
+		{"timer 5", "want: timer"},
 	}
 	for _, tc := range cases {
 		_, _, err := ParseLine(tc.line)
@@ -93,10 +95,11 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 		{At: at, Kind: referee.InputOpening, Opening: []engine.OpeningThrow{{Colour: engine.Yellow, Value: 6}, {Colour: engine.Blue, Value: 2}}},
 		{At: at, Kind: referee.InputSetup, Position: pos, Players: [4]string{"Ana", "Bea Luz", "", "Dani"}},
 		{At: at, Kind: referee.InputJudgeSet, Position: pos, Judge: "Ana"},
+		{At: at, Kind: referee.InputTimer},
 	}
 	for _, in := range inputs {
 		text := FormatInput(in)
-		r := NewRunner(board.Caps{Counts: true, Colours: true})
+		r := NewRunner(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 		var got referee.Input
 		for line := range strings.SplitSeq(text, "\n") {
 			st, ok, err := ParseLine(line)
@@ -119,7 +122,7 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 
 func FuzzParseLine(f *testing.F) {
 	for _, s := range []string{"opening Y3 B5 R5 G2 B6 R1", "setup 5:Y B 5 0 - Y", "at 0.4 throw edge", "at 1.2 lift YH",
-		"at 1.9 place 5 Y", "at 2 board 5:Y,12:2,YH:YYY", "at 9.0 judge set - Y throw 0 - Y by Ana", "players A B C D", "seq 7"} {
+		"at 1.9 place 5 Y", "at 2 board 5:Y,12:2,YH:YYY", "at 9.0 judge set - Y throw 0 - Y by Ana", "players A B C D", "seq 7", "at 3.5 timer"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
