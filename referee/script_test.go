@@ -71,6 +71,15 @@ var scripts = map[string][]step{
 	"presence-only":      {{"move", "20-24"}, {"throw", "5"}, {"move", "BH-22"}},
 	"presence-unseen":    {{"move", "20-24"}, {"throw", "3"}},
 	"settle":             {{"correction", ""}, {"lost", "3"}, {"throw", "5"}},
+	// Hands at work (issue 12): counting out is no infraction, whatever
+	// the pace; kills in any order; a lift without a colour.
+	"count-out":                 {{"start", "Y"}, {"move", "20-24"}},
+	"count-out-paces":           {{"move", "7x10"}, {"move", "10-30"}, {"throw", "3"}, {"move", "40-43"}},
+	"count-out-partner":         {{"move", "20-24"}},
+	"wrong-count-throw":         {{"mismatch", ""}, {"infraction", "wrong-count"}, {"infraction", "early-throw"}},
+	"crowded-exit-victim-first": {{"throw", "5"}, {"move", "YHx5"}, {"move", "30-50"}},
+	"lift-two-colours":          {{"move", "12-15"}},
+	"kill-not-done-bonus":       {{"move", "7x10"}, {"infraction", "kill-not-done"}, {"infraction", "bonus-not-played"}},
 }
 
 func what(e referee.Event) string {

@@ -7,7 +7,6 @@
 package table
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
@@ -284,14 +283,16 @@ func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) 
 // RunScript handles every line of a table script, calling emit with each
 // event. It stops at the first unreadable line with a *tablescript.Error.
 func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) error {
-	sc := bufio.NewScanner(script)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimRight(sc.Text(), "\r")
-		st, ok, err := tablescript.ParseLine(text)
-		if err == nil && ok {
+	sc, err := tablescript.ReadAll(script)
+	if err != nil {
+		return err
+	}
+	for i, l := range sc.Lines {
+		err := l.Err
+		if err == nil && l.OK {
+			t.run.SetAhead(sc.Ahead(i))
 			var events []referee.Event
-			events, err = t.Step(st, "")
+			events, err = t.Step(l.Step, "")
 			for _, e := range events {
 				if err := emit(e); err != nil {
 					return err
@@ -299,11 +300,15 @@ func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) erro
 			}
 		}
 		if err != nil {
-			return &tablescript.Error{Line: n, Text: text, Err: err}
+			return &tablescript.Error{Line: l.N, Text: l.Text, Err: err}
 		}
 	}
-	return sc.Err()
+	return nil
 }
+
+// SetAhead tells the table's script runner the steps that follow the next
+// one (tablescript.Runner.SetAhead).
+func (t *Table) SetAhead(steps []tablescript.Step) { t.run.SetAhead(steps) }
 
 // journalRecord appends one record: the note as a comment, then the
 // script lines.

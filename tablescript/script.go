@@ -22,8 +22,10 @@
 package tablescript
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -239,6 +241,49 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 	}
 	return st, true, nil
 }
+
+// Line is one line of a script, as read by ReadAll.
+type Line struct {
+	N    int    // its number, from 1
+	Text string // as written, without the line ending
+	Step Step
+	OK   bool  // a step (not blank, not a comment)
+	Err  error // why it does not parse, or nil
+}
+
+// Script is a whole script, read before it runs, so that each step can
+// look at those that follow (Runner.SetAhead).
+type Script struct {
+	Lines []Line
+	steps []Step // the steps of the lines, up to the first that does not parse
+	next  []int  // next[i]: the index in steps of the first step after Lines[i]
+}
+
+// ReadAll reads every line of a script. A line that does not parse keeps
+// its error, for the caller to report when it comes to it.
+func ReadAll(r io.Reader) (*Script, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	s := &Script{}
+	broken := false
+	for n := 1; sc.Scan(); n++ {
+		l := Line{N: n, Text: strings.TrimRight(sc.Text(), "\r")}
+		l.Step, l.OK, l.Err = ParseLine(l.Text)
+		broken = broken || l.Err != nil
+		if l.OK && !broken {
+			s.steps = append(s.steps, l.Step)
+		}
+		s.Lines = append(s.Lines, l)
+		s.next = append(s.next, len(s.steps))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading the script: %w", err)
+	}
+	return s, nil
+}
+
+// Ahead returns the steps after line i (an index into Lines).
+func (s *Script) Ahead(i int) []Step { return s.steps[s.next[i]:] }
 
 // parseSeconds reads a decimal number of seconds exactly, to the
 // nanosecond, so that journal times replay to the same instants.

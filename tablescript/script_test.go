@@ -137,3 +137,45 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// A lift without a colour, from a site of several colours, lifts the
+// colour that the script next places elsewhere; with no later place, the
+// side to move's piece. A place without a colour puts the piece in hand.
+func TestRunner_LiftWithoutColour(t *testing.T) {
+	cases := []struct {
+		name, script string
+		want         string // the board after the script
+	}{
+		{"next place names the colour", "setup 5:BG,30:Y Y 5 0 - Y\nlift 5\nplace GH G\n", "5:B,30:Y,YH:YYY,BH:BBB,RH:RRRR,GH:GGGG"},
+		{"next place on a home", "setup 5:BG,30:Y Y 5 0 - Y\nlift 5\nplace GH\n", "5:B,30:Y,YH:YYY,BH:BBB,RH:RRRR,GH:GGGG"},
+		{"next place elsewhere, not back", "setup 24:YR Y 4 0 - Y\nlift 24\nplace 24\nlift 24\nplace RH\n", "24:Y,YH:YYY,BH:BBBB,RH:RRRR,GH:GGGG"},
+		{"no place: the side to move", "setup 24:YR R 4 0 - Y\nlift 24\n", "24:Y,YH:YYY,BH:BBBB,RH:RRR,GH:GGGG"},
+		{"a throw ends the look ahead", "setup 12:YB B throw 0 - Y\nlift 12\nthrow 3\nplace YH Y\n", "12:Y,YH:YYYY,BH:BBB,RH:RRRR,GH:GGGG"},
+		{"place puts the piece in hand", "setup 12:BR R throw 0 - Y\nlift 12 B\nplace 13\n", "12:R,13:B,YH:YYYY,BH:BBB,RH:RRR,GH:GGGG"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := ReadAll(strings.NewReader(tc.script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRunner(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
+			for i, l := range sc.Lines {
+				if l.Err != nil || !l.OK {
+					t.Fatalf("line %d: %v", l.N, l.Err)
+				}
+				r.SetAhead(sc.Ahead(i))
+				in, ok, err := r.Input(l.Step)
+				if err != nil {
+					t.Fatalf("line %d: %v", l.N, err)
+				}
+				if ok {
+					r.Referee.Handle(in)
+				}
+			}
+			if got := FormatBoard(r.Board()); got != tc.want {
+				t.Errorf("board %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -65,15 +65,20 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if n, ok := strings.CutPrefix(t.Note(), "line "); ok {
 		skip, _ = strconv.Atoi(n)
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimRight(sc.Text(), "\r")
-		st, ok, err := tablescript.ParseLine(text)
-		if err == nil && ok && n > skip {
+	// The whole script is read first: a lift without a colour looks at
+	// what the script places next.
+	sc, err := tablescript.ReadAll(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
+		return exitUsage
+	}
+	for i, l := range sc.Lines {
+		err := l.Err
+		if err == nil && l.OK && l.N > skip {
 			time.Sleep(*pace)
+			t.SetAhead(sc.Ahead(i))
 			var events []referee.Event
-			events, err = t.Step(st, "line "+strconv.Itoa(n))
+			events, err = t.Step(l.Step, "line "+strconv.Itoa(l.N))
 			for _, e := range events {
 				emit(e)
 			}
@@ -83,15 +88,11 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			w.Flush()
 			var se *tablescript.Error
 			if !errors.As(err, &se) {
-				err = &tablescript.Error{Line: n, Text: text, Err: err}
+				err = &tablescript.Error{Line: l.N, Text: l.Text, Err: err}
 			}
 			fmt.Fprintf(stderr, "parchisd script: %s: %v\n", fs.Arg(0), err)
 			return exitUsage
 		}
-	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
-		return exitUsage
 	}
 	return exitOK
 }
