@@ -206,7 +206,12 @@ func (r *Referee) lifted() bool {
 	d := r.dl[0]
 	pos := &r.game.Pos
 	c := pos.Turn()
-	own := hasColour(pos, d.site, c) && (!d.known || d.colour == c)
+	// Sensors that tell no colour cannot say whose piece left a site of
+	// two colours (a victim beside its killer, pieces sharing a safe
+	// square): such a lift touches nothing, rather than holding a player
+	// to a piece they may never have touched.
+	only, single := onlyColour(pos, d.site)
+	own := d.known && d.colour == c && hasColour(pos, d.site, c) || !d.known && single && only == c && !r.owedAt(d.site)
 	r.inHand = d.site
 	if own && r.touched == engine.NoSite && r.hasMoveFrom(d.site) {
 		r.touched = d.site
