@@ -364,19 +364,35 @@ func playHandGame(t testing.TB, seed uint64, caps board.Caps, mistake string) *h
 		ph := g.shadow.Phase()
 		if ph == engine.PhaseThrow {
 			v := 1 + rng.IntN(6)
-			if g.mistake == referee.RuleThirdSixHome && !g.made && g.shadow.Sixes() < 2 || g.shadow.Sixes() == 2 && rng.IntN(2) == 0 {
-				v = 6
+			switch {
+			case g.mistake == referee.RuleThirdSixHome && !g.made && (g.shadow.Sixes() > 0 || rng.IntN(3) == 0):
+				v = 6 // runs of 6s, until a third 6 sends a piece home
+			case g.shadow.Sixes() == 2 && rng.IntN(2) == 0:
+				v = 6 // third 6s, more often than by chance
 			}
 			g.maybeMistake()
 			g.takeThrow(v)
 			continue
 		}
-		var ml engine.MoveList
-		g.shadow.LegalMoves(&ml)
-		m := ml.At(rng.IntN(ml.Len()))
 		if g.maybeMistake() {
 			continue
 		}
+		var ml engine.MoveList
+		g.shadow.LegalMoves(&ml)
+		moves := ml.Moves()
+		if touched := g.ref.Touched(); touched != engine.NoSite {
+			// A piece touched (in a mistake put right) is the one played.
+			var own []engine.Move
+			for _, m := range moves {
+				if m.From == touched {
+					own = append(own, m)
+				}
+			}
+			if len(own) > 0 {
+				moves = own
+			}
+		}
+		m := moves[rng.IntN(len(moves))]
 		g.play(&g.shadow, m)
 		g.moves = append(g.moves, m)
 		g.shadow.PlayLegal(m)
