@@ -210,10 +210,21 @@ type Sim struct {
 	// player makes per action: touched-piece, wrong-count, kill-not-done,
 	// early-throw, edge (a die landing on its edge).
 	Mistakes map[string]float64 `yaml:"mistakes"`
+	// Handling gives the rate (0…1) per action of each way a simulated
+	// player handles pieces as people do, none of them a fault:
+	// count-out (square by square), victim-first (a killed piece taken
+	// home before the killing piece is put down; else after), lift-idle
+	// (a piece that cannot move lifted and put back), pause (a stop longer
+	// than the referee's grace time).
+	Handling map[string]float64 `yaml:"handling"`
 }
 
 // MistakeKinds are the simulated players' mistakes, in Sim.Mistakes.
 var MistakeKinds = []string{"touched-piece", "wrong-count", "kill-not-done", "early-throw", "edge"}
+
+// HandlingKinds are the simulated players' ways of handling pieces, in
+// Sim.Handling.
+var HandlingKinds = []string{"count-out", "victim-first", "lift-idle", "pause"}
 
 // Duration is a time.Duration written as in Go ("300ms", "2s").
 type Duration time.Duration
@@ -408,6 +419,17 @@ func (d *Daemon) Validate() error {
 	}
 	if g := d.Referee.Grace.D(); g < 100*time.Millisecond || g > 10*time.Second {
 		bad("referee.grace", "%v: want from 100ms to 10s", g)
+	}
+	for k, v := range d.Sim.Handling {
+		if !slices.Contains(HandlingKinds, k) {
+			bad("sim.handling."+k, "unknown way of handling pieces: want one of %s", strings.Join(HandlingKinds, ", "))
+		}
+		if v < 0 || v > 1 {
+			bad("sim.handling."+k, "%v: want a rate from 0 to 1", v)
+		}
+	}
+	if d.Sim.Handling["count-out"] > 0 && d.Sim.Pace.D() >= d.Referee.Grace.D() {
+		bad("sim.pace", "%v: a piece counted out rests one action on each square, so want less than referee.grace (%v), or count-out 0", d.Sim.Pace.D(), d.Referee.Grace.D())
 	}
 	if d.Sim.Pace.D() < time.Millisecond {
 		bad("sim.pace", "%v: want at least 1ms", d.Sim.Pace.D())

@@ -39,6 +39,11 @@ func TestLoadDaemon_OverridesKeepDefaults(t *testing.T) {
 	if d.Sim.Mistakes["edge"] != 0.5 || d.Sim.Mistakes["touched-piece"] != 0.02 {
 		t.Errorf("mistakes not merged with the defaults: %v", d.Sim.Mistakes)
 	}
+	for _, k := range HandlingKinds {
+		if d.Sim.Handling[k] <= 0 {
+			t.Errorf("handling %s is off by default: %v", k, d.Sim.Handling)
+		}
+	}
 }
 
 // A typo or a bad value is an error naming the field (and its line).
@@ -57,6 +62,9 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"dashboard:\n  lang: fr\n", "dashboard.lang"},
 		{"sim:\n  mistakes:\n    cheating: 0.1\n", "sim.mistakes.cheating: unknown"},
 		{"sim:\n  mistakes:\n    edge: 2\n", "sim.mistakes.edge: 2"},
+		{"sim:\n  handling:\n    juggle: 0.1\n", "sim.handling.juggle: unknown"},
+		{"sim:\n  handling:\n    pause: -1\n", "sim.handling.pause: -1"},
+		{"sim:\n  pace: 2s\n", "sim.pace: 2s: a piece counted out rests"},
 		{"sim:\n  players: [a, b]\n", "sim.players"},
 		{"referee:\n  grace: 0s\n", "referee.grace: 0s: want from 100ms to 10s"},
 		{"referee:\n  grace: 1m\n", "referee.grace: 1m0s"},

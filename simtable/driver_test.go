@@ -47,10 +47,18 @@ func TestSimulatedGame_MatchesEngine(t *testing.T) {
 		for _, e := range events {
 			counts[e.Type+" "+e.Rule]++
 		}
-		t.Logf("seed %d: %d events %v, %v simulated", seed, len(events), counts, d.Now())
+		t.Logf("seed %d: %d events %v, %v simulated; handling %v", seed, len(events), counts, d.Now(), d.Players.Handled)
 		for _, e := range events {
-			if e.Type == referee.EventInfraction {
-				t.Errorf("infraction in a game without mistakes: %+v", e)
+			if e.Type == referee.EventInfraction || e.Type == referee.EventMismatch {
+				t.Errorf("%s in a game without mistakes, with pieces handled as people do: %+v", e.Type, e)
+			}
+		}
+		// The players counted pieces out, took victims home first, lifted
+		// idle pieces and paused, through the real debouncing, and the
+		// table stayed quiet.
+		for _, k := range []string{HandlingCountOut, HandlingVictimFirst, HandlingLiftIdle, HandlingPause} {
+			if d.Players.Handled[k] == 0 {
+				t.Errorf("no %s in the game", k)
 			}
 		}
 		// The engine, given the same throws and choices, plays the same game.

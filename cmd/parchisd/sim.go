@@ -106,7 +106,7 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 	defer d.wait()
 	defer cancel()
 	opts := simtable.DefaultOpts
-	opts.Seed, opts.Mistakes, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Pace.D(), time.Now()
+	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), time.Now()
 	drv = simtable.NewDriver(d.table, opts)
 	var names [engine.NumColours]string
 	copy(names[:], cfg.Sim.Players)
