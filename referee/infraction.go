@@ -148,6 +148,7 @@ func (r *Referee) resolve() {
 		return
 	}
 	r.mismatch, r.mdl = nil, r.mdl[:0]
+	r.flagged = false
 	r.emit(Event{Type: EventResolved, Detail: "the board agrees with the game again"})
 }
 

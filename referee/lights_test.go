@@ -76,3 +76,34 @@ func TestGrace_Negative(t *testing.T) {
 		t.Error("a deadline with no grace")
 	}
 }
+
+// TestLights_AllOwed: after a kill whose victim still stands, the lights
+// show everything owed at once: the victim blinks orange, its home glows
+// orange, and the pieces that may play the bonus glow white (but the
+// killing piece, under the victim's orange: the kill comes first).
+func TestLights_AllOwed(t *testing.T) {
+	pos, _ := engine.ParsePPN("7:R,10:B,40:R R 3 0 - Y")
+	r := referee.New(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
+	at := time.Unix(0, 0).UTC()
+	r.Handle(referee.Input{At: at, Kind: referee.InputSetup, Position: pos})
+	snap := board.Expected(&pos)
+	r.Handle(referee.Input{At: at, Kind: referee.InputBoard, Board: snap})
+	// The killing piece put down on 10, the victim left there.
+	snap.Sites[engine.TrackSite(7)] = board.Reading{}
+	snap.Sites[engine.TrackSite(10)] = board.Reading{Count: 2, Coloured: true, ByColour: [4]uint8{0, 1, 1, 0}}
+	ev := r.Handle(referee.Input{At: at.Add(time.Second), Kind: referee.InputBoard, Board: snap})
+	if len(ev) != 1 || ev[0].Move != "7x10" || r.Owed() != 1 {
+		t.Fatalf("%+v (owed %d), want the kill 7x10 with its victim owed", ev, r.Owed())
+	}
+	f := r.Lights()
+	want := map[engine.Site]board.Light{
+		engine.TrackSite(10):         {Colour: referee.ColourOrange, Pattern: board.Blink},
+		engine.HomeSite(engine.Blue): {Colour: referee.ColourOrange, Pattern: board.Steady},
+		engine.TrackSite(40):         {Colour: referee.ColourWhite, Pattern: board.Steady},
+	}
+	for s, l := range want {
+		if f.Sites[s] != l {
+			t.Errorf("%s: %+v, want %+v", s, f.Sites[s], l)
+		}
+	}
+}

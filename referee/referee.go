@@ -66,11 +66,15 @@ type Referee struct {
 	// pend is the board no legal outcome explains, waiting for the
 	// grace time; pendObs is that board, and held the wait of a board
 	// reported again unchanged.
-	pend      *pendingFlag
-	pendObs   board.Snapshot
-	held      *pendingFlag
-	pdl       []delta // the waiting board's differences, for the lights
-	lastThrow string
+	pend    *pendingFlag
+	pendObs board.Snapshot
+	held    *pendingFlag
+	pdl     []delta // the waiting board's differences, for the lights
+	// flagged tells that flaggedObs, the board last flagged, is the one
+	// the open mismatch reports.
+	flagged    bool
+	flaggedObs board.Snapshot
+	lastThrow  string
 
 	events []Event
 	frame  board.Frame
@@ -254,6 +258,7 @@ func (r *Referee) judgeSet(pos engine.Position, judge string) {
 
 func (r *Referee) resetTurnState() {
 	r.touched, r.inHand, r.amend, r.reported = engine.NoSite, engine.NoSite, nil, ""
+	r.flagged = false
 }
 
 // afterAction reports what an action's outcome adds: a lost bonus, the

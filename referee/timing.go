@@ -50,6 +50,11 @@ func (r *Referee) Provisional() bool { return r.pend != nil }
 // ends or the next throw comes. A board that stays as it was keeps the
 // time it settled at.
 func (r *Referee) flag(inf *Event) {
+	if r.flagged && r.flaggedObs == r.obs && r.mismatch != nil {
+		// This very board is flagged already (a re-check of the board
+		// sends it again): nothing waits.
+		return
+	}
 	if r.grace() < 0 {
 		r.openMismatch()
 		if inf != nil {
@@ -92,4 +97,5 @@ func (r *Referee) expire() {
 	if p.infraction != nil {
 		r.reportIllegal(*p.infraction)
 	}
+	r.flagged, r.flaggedObs = true, r.obs
 }
