@@ -34,12 +34,12 @@ type hands struct {
 	now    time.Duration
 	hop    time.Duration // this game's counting pace
 	events []referee.Event
-	log    []string // the last actions, to report a failure
+	log    []action // the last actions, to report a failure
 	seen   map[string]int
 }
 
 func newHands(t testing.TB, rng *rand.Rand, caps board.Caps, starter engine.Colour) *hands {
-	h := &hands{t: t, rng: rng, caps: caps, ref: referee.New(referee.Opts{Caps: caps}), seen: map[string]int{}}
+	h := &hands{t: t, rng: rng, caps: caps, ref: referee.New(referee.Opts{Caps: caps}), seen: map[string]int{}, log: make([]action, 0, 40)}
 	h.hop = time.Duration(200+rng.IntN(801)) * time.Millisecond
 	pos := engine.NewPosition(starter)
 	h.phys = board.Expected(&pos)
@@ -50,11 +50,33 @@ func newHands(t testing.TB, rng *rand.Rand, caps board.Caps, starter engine.Colo
 
 func (h *hands) at() time.Time { return handEpoch.Add(h.now) }
 
-func (h *hands) note(format string, args ...any) {
-	if len(h.log) >= 40 {
-		h.log = h.log[1:]
+// note records an action for the failure report; it is formatted only
+// then, as the games make millions of them.
+func (h *hands) note(what string, s engine.Site, c engine.Colour, v int) {
+	if len(h.log) == cap(h.log) && len(h.log) > 0 {
+		copy(h.log, h.log[1:])
+		h.log = h.log[:len(h.log)-1]
 	}
-	h.log = append(h.log, fmt.Sprintf("%7.2f ", h.now.Seconds())+fmt.Sprintf(format, args...))
+	h.log = append(h.log, action{at: h.now, what: what, site: s, colour: c, value: v})
+}
+
+// action is one thing the hands did.
+type action struct {
+	at     time.Duration
+	what   string
+	site   engine.Site
+	colour engine.Colour
+	value  int
+}
+
+func (a action) String() string {
+	switch a.what {
+	case "throw":
+		return fmt.Sprintf("%7.2f throw %d", a.at.Seconds(), a.value)
+	case "timer":
+		return fmt.Sprintf("%7.2f timer", a.at.Seconds())
+	}
+	return fmt.Sprintf("%7.2f %s %s %s", a.at.Seconds(), a.what, a.site, a.colour)
 }
 
 // failf reports a failure with the last actions and events.
@@ -65,9 +87,14 @@ func (h *hands) failf(format string, args ...any) {
 	for _, e := range h.events[from:] {
 		ev = append(ev, fmt.Sprintf("%d %s %s%s%s %s [%s]", e.Seq, e.Type, e.Move, e.Rule, e.Throw, e.Detail, e.Position))
 	}
+	var lines []string
+	for _, a := range h.log {
+		lines = append(lines, a.String())
+	}
+	actions := strings.Join(lines, "\n")
 	dl, _ := h.ref.Deadline()
 	h.t.Fatalf("%s\n(touched %s, owed %d, provisional %v until %v, mismatch %v)\nlast actions:\n%s\nlast events:\n%s", fmt.Sprintf(format, args...),
-		h.ref.Touched(), h.ref.Owed(), h.ref.Provisional(), dl.Sub(handEpoch), h.ref.Mismatch(), strings.Join(h.log, "\n"), strings.Join(ev, "\n"))
+		h.ref.Touched(), h.ref.Owed(), h.ref.Provisional(), dl.Sub(handEpoch), h.ref.Mismatch(), actions, strings.Join(ev, "\n"))
 }
 
 func (h *hands) handle(in referee.Input) []referee.Event {
@@ -82,7 +109,7 @@ func (h *hands) wait(d time.Duration) {
 	end := h.now + d
 	if dl, ok := h.ref.Deadline(); ok && !dl.After(handEpoch.Add(end)) {
 		h.now = dl.Sub(handEpoch)
-		h.note("timer")
+		h.note("timer", 0, 0, 0)
 		h.handle(referee.Input{At: dl, Kind: referee.InputTimer})
 	}
 	h.now = end
@@ -122,7 +149,7 @@ func (h *hands) lift(s engine.Site, c engine.Colour) {
 	}
 	rd.Count--
 	rd.ByColour[c]--
-	h.note("lift %s %s", s, c)
+	h.note("lift", s, c, 0)
 	h.handle(referee.Input{At: h.at(), Kind: referee.InputBoard, Board: h.sensed()})
 }
 
@@ -131,7 +158,7 @@ func (h *hands) place(s engine.Site, c engine.Colour) {
 	rd := &h.phys.Sites[s]
 	rd.Count++
 	rd.ByColour[c]++
-	h.note("place %s %s", s, c)
+	h.note("place", s, c, 0)
 	h.handle(referee.Input{At: h.at(), Kind: referee.InputBoard, Board: h.sensed()})
 }
 
@@ -151,12 +178,12 @@ func (h *hands) carry(c engine.Colour, from, to engine.Site, count bool) {
 			h.wait(h.hop / 2)
 			h.phys.Sites[s].Count++
 			h.phys.Sites[s].ByColour[c]++
-			h.note("place %s %s (counting)", s, c)
+			h.note("place (counting)", s, c, 0)
 			h.handle(referee.Input{At: h.at(), Kind: referee.InputBoard, Board: h.sensed()})
 			h.wait(h.hop / 2)
 			h.phys.Sites[s].Count--
 			h.phys.Sites[s].ByColour[c]--
-			h.note("lift %s %s (counting)", s, c)
+			h.note("lift (counting)", s, c, 0)
 			h.handle(referee.Input{At: h.at(), Kind: referee.InputBoard, Board: h.sensed()})
 		}
 	}
@@ -165,7 +192,7 @@ func (h *hands) carry(c engine.Colour, from, to engine.Site, count bool) {
 
 func (h *hands) throw(v int) []referee.Event {
 	h.wait(time.Duration(300+h.rng.IntN(500)) * time.Millisecond)
-	h.note("throw %d", v)
+	h.note("throw", 0, 0, v)
 	return h.handle(referee.Input{At: h.at(), Kind: referee.InputThrow, Value: v})
 }
 
@@ -465,7 +492,8 @@ func TestHandPlay_LegalGames(t *testing.T) {
 		}
 	}
 	t.Logf("%d games, %d events, in %v", n, snapshots, time.Since(start))
-	// Every behaviour was tried, and every kind of kill in every order.
+	// Every behaviour was tried, and every kind of kill in every order
+	// (the rarest crowded exits need the whole run).
 	want := []string{"hop", "pause", "lift a piece that cannot move", "third six"}
 	for _, k := range []string{"kill", "partner kill", "bonus kill", "crowded exit own+partner", "crowded exit own+opponent",
 		"crowded exit partner+partner", "crowded exit partner+opponent", "crowded exit two opponents of one colour",
@@ -475,7 +503,7 @@ func TestHandPlay_LegalGames(t *testing.T) {
 		}
 	}
 	for _, k := range want {
-		if seen[k] == 0 {
+		if seen[k] == 0 && !testing.Short() {
 			t.Errorf("never tried: %s", k)
 		}
 	}
