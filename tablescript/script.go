@@ -19,6 +19,11 @@
 //
 // "at T" (seconds, decimal) may precede any line; lines without it keep the
 // last time. Blank lines and lines starting with # are ignored.
+//
+// A lift or place without a colour means what people mean (Runner): a
+// place on a home, column or goal puts that colour's piece, elsewhere the
+// piece in hand; a lift from a site of several colours takes the colour
+// that the script next places elsewhere, else the side to move's piece.
 package tablescript
 
 import (

@@ -20,7 +20,7 @@ import (
 
 func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("script", "[-journal DIR] [-sensors KIND] FILE | -",
-		"Feeds a table script (DESIGN.md) to the referee, as the sensors and the camera\nwould, and prints one JSON event a line: seq, type, position (PPN after the\nevent), and move or rule. With -journal, inputs are journaled in DIR as the\ndaemon does: run again after a crash, it replays the journal, prints every\nevent again from the first, and goes on from the first line not journaled.",
+		"Feeds a table script (DESIGN.md) to the referee, as the sensors and the camera\nwould, and prints one JSON event a line: seq, type, position (PPN after the\nevent), and move or rule. A lift without a colour from a site of several colours\nlifts the colour the script next places elsewhere, else the side to move's.\nWith -journal, inputs are journaled in DIR as the daemon does: run again after\na crash, it replays the journal, prints every event again from the first, and\ngoes on from the first line not journaled.",
 		"  parchisd script referee/testdata/scripts/kill.script\n  {\"seq\":1,\"type\":\"start\",…}", stderr)
 	dir := fs.String("journal", "", "journal the inputs in `DIR` and resume from it")
 	sensors := fs.String("sensors", "colours", "what the sensors tell: presence, counts or colours")
