@@ -277,6 +277,7 @@ func (h *hands) play(pos *engine.Position, m engine.Move) {
 		h.lift(m.From, c)
 		h.pause()
 		h.lift(m.To, victim)
+		h.pause() // both in hand, as long as it takes
 		h.place(home, victim)
 		h.pause()
 		h.phys.Sites[m.From].Count++

@@ -190,18 +190,30 @@ func (r *Referee) killUnderway() bool {
 	return false
 }
 
-// lifted recognises a piece in the player's hand: one piece missing from a
-// site, nothing else changed. The first own piece lifted that has a legal
-// move becomes the touched piece.
+// lifted recognises pieces in the players' hands: pieces missing, nothing
+// else changed (the killing piece in one hand and its victim in the other,
+// on the way home, is no fault however long it takes). The first own piece
+// lifted alone that has a legal move becomes the touched piece.
 func (r *Referee) lifted() bool {
-	// One piece missing, against the board with the owed pieces that
-	// still stand (some may have gone home meanwhile).
+	// Pieces missing, against the board with the owed pieces that still
+	// stand (some may have gone home meanwhile).
 	inHand := func(b *board.Snapshot) bool {
 		r.dl = deltas(&r.obs, b, r.opts.Caps, r.dl)
-		return len(r.dl) == 1 && r.dl[0].diff == -1
+		for _, d := range r.dl {
+			if d.diff >= 0 {
+				return false
+			}
+		}
+		return len(r.dl) > 0
 	}
 	if !r.withOwed(&r.exp, inHand) {
 		return false
+	}
+	if len(r.dl) > 1 || r.dl[0].diff != -1 {
+		// Several pieces in hand: none is touched by this (the first was
+		// seen alone, if it was).
+		r.resolve()
+		return true
 	}
 	d := r.dl[0]
 	pos := &r.game.Pos
