@@ -171,8 +171,8 @@ func (h *hands) carry(c engine.Colour, from, to engine.Site, count bool) {
 		n := engine.Steps(c, from, to)
 		for k := 1; k < n; k++ {
 			s, _ := engine.Advance(c, from, k)
-			if h.phys.Sites[s].Count >= 2 {
-				continue // no room to rest: the hand passes over it
+			if h.phys.Sites[s].Count >= 2 && h.rng.IntN(2) == 0 {
+				continue // the hand passes over a full square, or rests on top
 			}
 			h.seen["hop"]++
 			h.wait(h.hop / 2)
