@@ -179,3 +179,21 @@ func TestRunner_LiftWithoutColour(t *testing.T) {
 		})
 	}
 }
+
+// ReadAll keeps every line with its number and error, and the steps ahead
+// of a line stop at the first line that does not parse.
+func TestReadAll_Ahead(t *testing.T) {
+	sc, err := ReadAll(strings.NewReader("setup 20:Y Y 4 0 - Y\n# a comment\nat 1 lift 20\r\nat 2 place 24 Y\nfly 5\nat 3 throw 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Lines) != 6 || sc.Lines[2].N != 3 || sc.Lines[2].Text != "at 1 lift 20" || sc.Lines[1].OK || sc.Lines[4].Err == nil {
+		t.Fatalf("lines %+v", sc.Lines)
+	}
+	if got := sc.Ahead(0); len(got) != 2 || got[0].Verb != VerbLift || got[1].Verb != VerbPlace {
+		t.Errorf("ahead of line 1: %+v, want the lift and the place (the bad line 5 ends them)", got)
+	}
+	if got := sc.Ahead(3); len(got) != 0 {
+		t.Errorf("ahead of line 4: %+v, want none", got)
+	}
+}
