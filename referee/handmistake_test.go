@@ -61,7 +61,8 @@ func (g *handGame) displacement(rule string) (c engine.Colour, from, to engine.S
 	moveDue := pos.Phase().IsDie() || pos.Phase().IsBonus()
 	forward := func(c engine.Colour, n int) (engine.Site, engine.Site, bool) {
 		for _, s := range pos.Pieces(c) {
-			if k := s.Kind(); k == engine.Home || k == engine.Goal {
+			if k := s.Kind(); k == engine.Home || k == engine.Goal || s == pos.Last() && c == turn {
+				// (The piece just played taken on is a wrong count.)
 				continue
 			}
 			if t, ok := engine.Advance(c, s, n); ok && t.Kind() != engine.Goal && g.free(t) {

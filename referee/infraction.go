@@ -42,6 +42,13 @@ func (r *Referee) illegal() {
 	m := engine.Move{From: from, To: to}
 	e := Event{Type: EventInfraction, Colour: col.String(), Move: m.String()}
 	switch {
+	case r.played.ok && col == r.played.colour && from == r.played.move.To && pos.Phase() == engine.PhaseThrow && engine.Steps(col, from, to) > 0:
+		// The piece counted on past the square its move was taken at: a
+		// move is taken as soon as the piece rests on its square, so a
+		// count that goes too far shows after the move, during the next
+		// turn. It is a wrong count, not a piece moved out of turn.
+		n := engine.Steps(col, r.played.move.From, to)
+		e.Rule, e.Detail = RuleWrongCount, fmt.Sprintf("the piece played %s went on to %s, %d steps from %s: the move %s stands", r.played.move, to, n, r.played.move.From, r.played.move)
 	case pos.Phase() == engine.PhaseEnd:
 		e.Rule, e.Detail = RuleIllegalMove, "the game is over"
 	case col == turn.Partner():
@@ -58,6 +65,13 @@ func (r *Referee) illegal() {
 		return
 	}
 	r.flag(&e)
+}
+
+// playedMove is a move accepted on the board, with its colour.
+type playedMove struct {
+	ok     bool
+	colour engine.Colour
+	move   engine.Move
 }
 
 // why asks the rules why a single move of the side to move is illegal,

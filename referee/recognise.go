@@ -114,6 +114,7 @@ func (r *Referee) accept(m engine.Move, victimOnBoard bool) {
 	} else if out.Goal {
 		detail = "reaches the goal; bonus 10"
 	}
+	r.played = playedMove{ok: true, colour: c, move: m}
 	r.emit(Event{Type: EventMove, Colour: c.String(), Move: m.String(), Detail: detail})
 	r.afterAction(c, out)
 	r.checkBoard()
@@ -145,6 +146,7 @@ func (r *Referee) tryAmend() bool {
 		return false
 	}
 	r.resetTurnState()
+	r.played = playedMove{ok: true, colour: c, move: a.kill}
 	r.emit(Event{Type: EventMove, Colour: c.String(), Move: a.kill.String(),
 		Detail: fmt.Sprintf("the partner's piece was sent home: %s replaces %s; bonus 20", a.kill, old)})
 	r.afterAction(c, out)
@@ -273,6 +275,7 @@ func (r *Referee) unseenMove() bool {
 		return false
 	}
 	r.resetTurnState()
+	r.played = playedMove{ok: true, colour: c, move: m}
 	r.emit(Event{Type: EventMove, Colour: c.String(), Move: m.String(),
 		Detail: "a move the sensors cannot see, taken as played when the next throw came"})
 	r.afterAction(c, out)

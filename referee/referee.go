@@ -70,6 +70,10 @@ type Referee struct {
 	pendObs board.Snapshot
 	held    *pendingFlag
 	pdl     []delta // the waiting board's differences, for the lights
+	// played is the last move accepted, until the next throw is taken:
+	// its piece taken on further is a wrong count, not a move out of
+	// turn.
+	played playedMove
 	// flagged tells that flaggedObs, the board last flagged, is the one
 	// the open mismatch reports.
 	flagged    bool
@@ -206,7 +210,7 @@ func (r *Referee) start(pos engine.Position, players [engine.NumColours]string, 
 	}
 	r.game = engine.NewGame(pos, tags...)
 	r.resetTurnState()
-	r.pend = nil
+	r.pend, r.played = nil, playedMove{}
 	r.owed, r.lastThrow, r.rethrow = nil, "", false
 	detail := fmt.Sprintf("%s starts", pos.Starter().Name())
 	switch {
@@ -246,7 +250,7 @@ func (r *Referee) judgeSet(pos engine.Position, judge string) {
 	}
 	r.game.SetPosition(pos, "by "+judge)
 	r.resetTurnState()
-	r.pend = nil
+	r.pend, r.played = nil, playedMove{}
 	r.owed, r.rethrow = nil, false
 	r.emit(Event{Type: EventCorrection, Detail: "position set by judge " + judge})
 	if pos.Phase() == engine.PhaseEnd {

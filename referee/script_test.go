@@ -76,6 +76,7 @@ var scripts = map[string][]step{
 	"count-out":                 {{"start", "Y"}, {"move", "20-24"}},
 	"count-out-paces":           {{"move", "7x10"}, {"move", "10-30"}, {"throw", "3"}, {"move", "40-43"}},
 	"count-out-partner":         {{"move", "20-24"}},
+	"count-out-overshoot":       {{"move", "20-24"}, {"mismatch", ""}, {"infraction", "wrong-count"}, {"resolved", ""}},
 	"wrong-count-throw":         {{"mismatch", ""}, {"infraction", "wrong-count"}, {"infraction", "early-throw"}},
 	"crowded-exit-victim-first": {{"throw", "5"}, {"move", "YHx5"}, {"move", "30-50"}},
 	"lift-two-colours":          {{"move", "12-15"}},

@@ -78,6 +78,7 @@ func (r *Referee) onThrow(kind ThrowKind, value int) {
 	}
 	r.lastThrow = val
 	r.resetTurnState()
+	r.played = playedMove{}
 	detail := ""
 	if value == 6 && pos.Phase() == 6 && pos.Count() == 7 {
 		detail = "counts 7"
