@@ -329,6 +329,7 @@ type handGame struct {
 	mistake string
 	made    bool
 	flagged bool
+	window  [2]int // the events from the mistake to the board put right
 }
 
 // compare checks that the referee is where the engine is.
@@ -352,9 +353,11 @@ func (g *handGame) takeThrow(v int) {
 		if g.mistake == referee.RuleThirdSixHome && !g.made {
 			// Left standing: the next throw must be flagged.
 			g.made = true
+			mark := len(g.events)
 			g.expectAtThrow(referee.RuleThirdSixHome)
 			g.lift(out.SentHome, c)
 			g.place(engine.HomeSite(c), c)
+			g.window = [2]int{mark, len(g.events)}
 		} else {
 			g.seen["third six"]++
 			g.pause()
