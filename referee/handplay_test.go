@@ -175,12 +175,13 @@ func (h *hands) carry(c engine.Colour, from, to engine.Site, count bool) {
 				continue // the hand passes over a full square, or rests on top
 			}
 			h.seen["hop"]++
-			h.wait(h.hop / 2)
+			h.wait(h.hop / 4)
 			h.phys.Sites[s].Count++
 			h.phys.Sites[s].ByColour[c]++
 			h.note("place (counting)", s, c, 0)
 			h.handle(referee.Input{At: h.at(), Kind: referee.InputBoard, Board: h.sensed()})
-			h.wait(h.hop / 2)
+			// It rests from half a hop to a whole one: up to a second.
+			h.wait(h.hop/2 + time.Duration(h.rng.Int64N(int64(h.hop/2)+1)))
 			h.phys.Sites[s].Count--
 			h.phys.Sites[s].ByColour[c]--
 			h.note("lift (counting)", s, c, 0)
