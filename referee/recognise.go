@@ -138,6 +138,13 @@ func (r *Referee) tryAmend() bool {
 	if !agree(&r.obs, &r.scratch, r.opts.Caps) {
 		return false
 	}
+	// Sensors that cannot tell the barrier from the kill (presence only,
+	// the partner's home already occupied) leave the barrier as it was:
+	// only a board that shows the partner's piece gone makes the kill.
+	r.exp = board.Expected(&r.game.Pos)
+	if agree(&r.obs, &r.exp, r.opts.Caps) {
+		return false
+	}
 	old := r.game.Actions[len(r.game.Actions)-1].Move
 	r.game = a.before
 	c := r.game.Pos.Turn()
