@@ -19,6 +19,18 @@ type Reading struct {
 	ByColour [engine.NumColours]uint8
 }
 
+// Caps tells what the site sensors can know, and so what the referee can
+// compare of a reading.
+type Caps struct {
+	// Counts is true when readings are piece counts; false when they only
+	// tell presence (Count is 0 or 1 whatever the number of pieces: one
+	// switch per site), or, for a site with several channels, how many of
+	// them are closed.
+	Counts bool
+	// Colours is true when readings carry colours (Reading.Coloured).
+	Colours bool
+}
+
 // Snapshot is one stable reading of every site, indexed by engine.Site.
 type Snapshot struct {
 	Sites [engine.NumSites]Reading

@@ -11,6 +11,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/engine"
 )
 
 func newKey(t testing.TB) ed25519.PrivateKey {
@@ -215,7 +216,7 @@ func TestFeed_RetainedSnapshot_RepublishedOnConnect(t *testing.T) {
 	brokers(t, func(t *testing.T, tb *testBroker) {
 		p, stop := startPublisher(t, tb, t.TempDir(), nil)
 		prefix := Prefix(tb.event, tb.table)
-		st := State{Event: tb.event, Table: tb.table, Seq: 42, Position: "- Y throw 0 - Y", Players: map[string]string{"Y": "Ana"}, Time: time.Now().UTC()}
+		st := State{Event: tb.event, Table: tb.table, Seq: 42, Position: "- Y throw 0 - Y", PositionJSON: engine.NewPosition(engine.Yellow), Players: map[string]string{"Y": "Ana"}, Time: time.Now().UTC()}
 		if err := p.State(st); err != nil {
 			t.Fatal(err)
 		}

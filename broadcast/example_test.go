@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -29,7 +30,7 @@ func ExamplePublisher() {
 	go p.Run(ctx)
 
 	p.Event(referee.Event{Seq: 1, Type: referee.EventStart, Time: time.Now(), Position: "- Y throw 0 - Y"})
-	p.State(broadcast.State{Event: "club", Table: "t1", Seq: 1, Position: "- Y throw 0 - Y"})
+	p.State(broadcast.State{Event: "club", Table: "t1", Seq: 1, Position: "- Y throw 0 - Y", PositionJSON: engine.NewPosition(engine.Yellow)})
 	for req := range p.Commands() {
 		switch req.Command.Type {
 		case broadcast.CmdCorrect:

@@ -53,8 +53,19 @@ type Daemon struct {
 	// Log sets the log's level (debug, info, warn, error) and format
 	// (text, json).
 	Log Log `yaml:"log"`
+	// Referee configures how the referee judges what the sensors see.
+	Referee Referee `yaml:"referee"`
 	// Sim configures the simulated table (parchisd sim).
 	Sim Sim `yaml:"sim"`
+}
+
+// Referee configures the referee.
+type Referee struct {
+	// Grace is how long the board must hold still with a piece where no
+	// legal move puts it before the table calls it wrong: people count a
+	// piece out square by square, and each square passed is a stable
+	// snapshot. The next throw ends the grace at once.
+	Grace Duration `yaml:"grace"`
 }
 
 // Sensors selects the site sensors' back-end.
@@ -199,10 +210,21 @@ type Sim struct {
 	// player makes per action: touched-piece, wrong-count, kill-not-done,
 	// early-throw, edge (a die landing on its edge).
 	Mistakes map[string]float64 `yaml:"mistakes"`
+	// Handling gives the rate (0…1) per action of each way a simulated
+	// player handles pieces as people do, none of them a fault:
+	// count-out (square by square), victim-first (a killed piece taken
+	// home before the killing piece is put down; else after), lift-idle
+	// (a piece that cannot move lifted and put back), pause (a stop longer
+	// than the referee's grace time).
+	Handling map[string]float64 `yaml:"handling"`
 }
 
 // MistakeKinds are the simulated players' mistakes, in Sim.Mistakes.
 var MistakeKinds = []string{"touched-piece", "wrong-count", "kill-not-done", "early-throw", "edge"}
+
+// HandlingKinds are the simulated players' ways of handling pieces, in
+// Sim.Handling.
+var HandlingKinds = []string{"count-out", "victim-first", "lift-idle", "pause"}
 
 // Duration is a time.Duration written as in Go ("300ms", "2s").
 type Duration time.Duration
@@ -394,6 +416,20 @@ func (d *Daemon) Validate() error {
 		if v < 0 || v > 1 {
 			bad("sim.mistakes."+k, "%v: want a rate from 0 to 1", v)
 		}
+	}
+	if g := d.Referee.Grace.D(); g < 100*time.Millisecond || g > 10*time.Second {
+		bad("referee.grace", "%v: want from 100ms to 10s", g)
+	}
+	for k, v := range d.Sim.Handling {
+		if !slices.Contains(HandlingKinds, k) {
+			bad("sim.handling."+k, "unknown way of handling pieces: want one of %s", strings.Join(HandlingKinds, ", "))
+		}
+		if v < 0 || v > 1 {
+			bad("sim.handling."+k, "%v: want a rate from 0 to 1", v)
+		}
+	}
+	if d.Sim.Handling["count-out"] > 0 && d.Sim.Pace.D() >= d.Referee.Grace.D() {
+		bad("sim.pace", "%v: a piece counted out rests one action on each square, so want less than referee.grace (%v), or count-out 0", d.Sim.Pace.D(), d.Referee.Grace.D())
 	}
 	if d.Sim.Pace.D() < time.Millisecond {
 		bad("sim.pace", "%v: want at least 1ms", d.Sim.Pace.D())

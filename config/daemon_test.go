@@ -23,6 +23,9 @@ func TestDefaultDaemon_RunsTheSimulatedTable(t *testing.T) {
 	if d.Camera.Rest.D() != 300*time.Millisecond {
 		t.Errorf("camera rest %v, want 300ms", d.Camera.Rest.D())
 	}
+	if d.Referee.Grace.D() != 1500*time.Millisecond {
+		t.Errorf("referee grace %v, want 1.5s", d.Referee.Grace.D())
+	}
 }
 
 func TestLoadDaemon_OverridesKeepDefaults(t *testing.T) {
@@ -35,6 +38,11 @@ func TestLoadDaemon_OverridesKeepDefaults(t *testing.T) {
 	}
 	if d.Sim.Mistakes["edge"] != 0.5 || d.Sim.Mistakes["touched-piece"] != 0.02 {
 		t.Errorf("mistakes not merged with the defaults: %v", d.Sim.Mistakes)
+	}
+	for _, k := range HandlingKinds {
+		if d.Sim.Handling[k] <= 0 {
+			t.Errorf("handling %s is off by default: %v", k, d.Sim.Handling)
+		}
 	}
 }
 
@@ -54,7 +62,12 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"dashboard:\n  lang: fr\n", "dashboard.lang"},
 		{"sim:\n  mistakes:\n    cheating: 0.1\n", "sim.mistakes.cheating: unknown"},
 		{"sim:\n  mistakes:\n    edge: 2\n", "sim.mistakes.edge: 2"},
+		{"sim:\n  handling:\n    juggle: 0.1\n", "sim.handling.juggle: unknown"},
+		{"sim:\n  handling:\n    pause: -1\n", "sim.handling.pause: -1"},
+		{"sim:\n  pace: 2s\n", "sim.pace: 2s: a piece counted out rests"},
 		{"sim:\n  players: [a, b]\n", "sim.players"},
+		{"referee:\n  grace: 0s\n", "referee.grace: 0s: want from 100ms to 10s"},
+		{"referee:\n  grace: 1m\n", "referee.grace: 1m0s"},
 		{"log:\n  level: loud\n", "log.level"},
 		{"camera:\n  source: rpicam\n  command: \"\"\n", "camera.command: required"},
 		{"dashboard:\n  addr: 0.0.0.0:8080\n", "dashboard.judges: required"},

@@ -118,6 +118,16 @@ func buildPosition(placement, turn, phase, sixes, last, starter string) (Positio
 	} else if p.last, err = ParseSite(last); err != nil {
 		return Position{}, ppnErr(5, "%q is not a site or -", last)
 	}
+	// A last moved that can never hold in play, whatever the phase and
+	// sixes say: the piece last moved is the side to move's (NOTATION.md),
+	// so it stands on that colour's route, and never in a home (a piece a
+	// third 6 sends home ends the turn, and last moved with it).
+	switch {
+	case p.last != NoSite && p.last.Kind() == Home:
+		return Position{}, ppnErr(5, "%s is a home: the piece last moved is never at home", p.last)
+	case p.last != NoSite && !OnRoute(p.turn, p.last):
+		return Position{}, ppnErr(5, "%s is off %s's route: the piece last moved is the side to move's", p.last, p.turn.Name())
+	}
 	if p.starter, err = ParseColour(starter); err != nil {
 		return Position{}, ppnErr(6, "%q is not a colour: want Y, B, R or G", starter)
 	}

@@ -26,7 +26,7 @@ func TestPPN_Valid(t *testing.T) {
 		// Not checked against each other: phase, sixes, last moved and
 		// finished players, and whether a die phase has a move.
 		"- R throw 0 40 Y",
-		"- R throw 0 YH Y",
+		"- R throw 0 RG Y",
 		"YG:YYYY Y throw 0 - Y",
 		"- Y end 0 - Y",
 		"- Y end 2 - Y",
@@ -180,6 +180,12 @@ func TestPPN_Invalid(t *testing.T) {
 		{"last 05", "- Y throw 0 05 Y", 5},
 		{"last lowercase", "- Y throw 0 yg Y", 5},
 		{"last empty word", "- Y throw 0 none Y", 5},
+		// Fields that can never hold in play.
+		{"last a home", "20:Y Y throw 1 YH Y", 5},
+		{"last another's home", "20:Y Y throw 1 BH Y", 5},
+		{"last off the route", "20:Y Y throw 1 3 Y", 5},
+		{"last another's column", "20:Y Y +10 0 B3 Y", 5},
+		{"last another's goal", "20:Y,RG:R Y +10 0 RG Y", 5},
 		{"starter lowercase", "- Y throw 0 - y", 6},
 		{"starter dash", "- Y throw 0 - -", 6},
 		{"starter two letters", "- Y throw 0 - YR", 6},
@@ -219,7 +225,7 @@ func TestJSON_RoundTrip(t *testing.T) {
 			`{"placement":{"5":"Y","12":"YB","34":"RR","56":"GY","YG":"Y","R3":"R"},"turn":"B","phase":"5","sixes":0,"last":null,"starter":"Y"}`},
 		{"24:Y,40:Y Y +20 2 24 G", `{"placement":{"24":"Y","40":"Y"},"turn":"Y","phase":"+20","sixes":2,"last":"24","starter":"G"}`},
 		{"YG:YYYY,BG:BBBB,GG:GGGG B end 0 - Y", `{"placement":{"YG":"YYYY","BG":"BBBB","GG":"GGGG"},"turn":"B","phase":"end","sixes":0,"last":null,"starter":"Y"}`},
-		{"Y3:Y,YG:Y R +10 1 YG B", `{"placement":{"Y3":"Y","YG":"Y"},"turn":"R","phase":"+10","sixes":1,"last":"YG","starter":"B"}`},
+		{"Y3:Y,YG:Y Y +10 1 YG B", `{"placement":{"Y3":"Y","YG":"Y"},"turn":"Y","phase":"+10","sixes":1,"last":"YG","starter":"B"}`},
 	} {
 		p := mustPPN(t, tc.ppn)
 		b, err := json.Marshal(p)

@@ -7,16 +7,9 @@ import (
 	"github.com/parchis-table/parchis/board"
 )
 
-// Caps tells what a sensor back-end can know.
-type Caps struct {
-	// Counts is true when readings are piece counts; false when they only
-	// tell presence (Count is 0 or 1 whatever the number of pieces: one
-	// switch per site), or, for a site with several channels, how many of
-	// them are closed.
-	Counts bool
-	// Colours is true when readings carry colours (Reading.Coloured).
-	Colours bool
-}
+// Caps tells what a sensor back-end can know. It lives in board, with the
+// readings it describes, so that the referee depends on no edge.
+type Caps = board.Caps
 
 // Scanner is a sensor back-end: each Scan reads every site once, raw (not
 // debounced).

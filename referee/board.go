@@ -3,12 +3,11 @@ package referee
 import (
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 )
 
 // same reports whether an observed reading agrees with an expected one, as
 // far as sensors with caps can tell.
-func same(obs, exp *board.Reading, caps hw.Caps) bool {
+func same(obs, exp *board.Reading, caps board.Caps) bool {
 	switch {
 	case caps.Colours && obs.Coloured:
 		return obs.ByColour == exp.ByColour
@@ -19,7 +18,7 @@ func same(obs, exp *board.Reading, caps hw.Caps) bool {
 }
 
 // agree reports whether the whole observed board agrees with the expected.
-func agree(obs, exp *board.Snapshot, caps hw.Caps) bool {
+func agree(obs, exp *board.Snapshot, caps board.Caps) bool {
 	for s := range obs.Sites {
 		if !same(&obs.Sites[s], &exp.Sites[s], caps) {
 			return false
@@ -39,7 +38,7 @@ type delta struct {
 
 // deltas lists the sites where obs and exp disagree, into dst. Colour-aware
 // sites with several colours changed give one delta per colour.
-func deltas(obs, exp *board.Snapshot, caps hw.Caps, dst []delta) []delta {
+func deltas(obs, exp *board.Snapshot, caps board.Caps, dst []delta) []delta {
 	dst = dst[:0]
 	for i := range obs.Sites {
 		o, e := &obs.Sites[i], &exp.Sites[i]

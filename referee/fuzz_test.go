@@ -6,7 +6,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -19,8 +18,9 @@ func FuzzReferee(f *testing.F) {
 	f.Add([]byte{0, 5, 1, 100, 2, 4, 0, 0, 3})
 	f.Add([]byte{0, 6, 0, 6, 0, 6, 1, 20, 2, 26, 0})
 	f.Add([]byte{4, 0, 0, 1, 3, 9, 2, 50, 1})
+	f.Add([]byte{0, 5, 1, 100, 2, 21, 5, 0, 0, 3})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		for _, caps := range []hw.Caps{{Counts: true, Colours: true}, {Counts: true}, {}} {
+		for _, caps := range []board.Caps{{Counts: true, Colours: true}, {Counts: true}, {}} {
 			r := referee.New(referee.Opts{Caps: caps})
 			at := time.Unix(0, 0)
 			seq := uint64(0)
@@ -39,8 +39,10 @@ func FuzzReferee(f *testing.F) {
 			check(r.Handle(referee.Input{At: at, Kind: referee.InputStart, Starter: engine.Yellow}))
 			snap := board.Expected(&start)
 			for i := 0; i+1 < len(ops); i += 2 {
-				op, arg := ops[i]%5, ops[i+1]
-				at = at.Add(time.Second)
+				op, arg := ops[i]%6, ops[i+1]
+				// From a hop's pace to a long pause, so that grace times
+				// both end and do not.
+				at = at.Add(time.Duration(arg%8) * 400 * time.Millisecond)
 				in := referee.Input{At: at}
 				switch op {
 				case 0: // a throw
@@ -68,6 +70,12 @@ func FuzzReferee(f *testing.F) {
 				case 4: // a judge's correction to a position reached in play
 					pos := r.Position()
 					in.Kind, in.Position, in.Judge = referee.InputJudgeSet, pos, "fuzz"
+				case 5: // the daemon's timer at the referee's deadline
+					dl, ok := r.Deadline()
+					if !ok {
+						continue
+					}
+					in.Kind, in.At, at = referee.InputTimer, dl, dl
 				}
 				check(r.Handle(in))
 				pos := r.Position()
@@ -76,8 +84,11 @@ func FuzzReferee(f *testing.F) {
 						t.Fatalf("after op %d: %v", i/2, err)
 					}
 				}
-				if op == 3 && r.Owed() == 0 && r.Mismatch() != nil {
-					t.Fatalf("the board agrees with %s, yet a mismatch is open", pos.String())
+				if op == 3 && r.Owed() == 0 && (r.Mismatch() != nil || r.Provisional()) {
+					t.Fatalf("the board agrees with %s, yet a mismatch is open or waits", pos.String())
+				}
+				if dl, ok := r.Deadline(); ok && dl.Before(at) && op != 5 {
+					t.Fatalf("deadline %v already past at %v", dl, at)
 				}
 			}
 		}

@@ -27,6 +27,11 @@ const (
 	// InputJudgeSet is a judge's correction: the game goes on from
 	// Position.
 	InputJudgeSet
+	// InputTimer tells only that time has passed: the daemon gives it when
+	// the referee's Deadline comes with no other input, so that a board
+	// that held still for the grace time is flagged. It is journaled like
+	// every input, so a replay flags at the same moment.
+	InputTimer
 )
 
 // ThrowKind is what the dice camera made of a throw.

@@ -18,6 +18,12 @@ import (
 //   - Owed action: a piece the rules sent home (a killed piece, the piece
 //     of a third 6) blinks orange where it stands, and its home glows
 //     orange.
+//   - Provisional: a piece resting where no legal move puts it — counted
+//     out square by square, or put down wrong a moment ago — pulses
+//     violet while the table waits for the grace time (Opts.Grace); the
+//     sites where the lifted piece may go still pulse white. If the board
+//     stays so for the grace time, or the next throw comes, it turns to
+//     wrong.
 //   - Wrong: a site with a piece that should not be there blinks magenta;
 //     a site missing a piece blinks in the colour of the missing piece.
 //   - Game over: the winners' goals pulse in their colours.
@@ -25,6 +31,9 @@ var (
 	ColourWhite   = board.RGB{R: 255, G: 255, B: 255}
 	ColourMagenta = board.RGB{R: 255, G: 0, B: 255}
 	ColourOrange  = board.RGB{R: 255, G: 100, B: 0}
+	// ColourViolet marks a provisional placement: softer and bluer than
+	// the magenta of a wrong one, and pulsing rather than blinking.
+	ColourViolet = board.RGB{R: 110, G: 40, B: 255}
 	// PlayerColours are the lights' colours of Yellow, Blue, Red, Green.
 	PlayerColours = [engine.NumColours]board.RGB{
 		{R: 255, G: 190, B: 0}, {R: 0, G: 70, B: 255}, {R: 255, G: 0, B: 0}, {R: 0, G: 200, B: 40},
@@ -64,7 +73,10 @@ func (r *Referee) updateLights() {
 	default:
 		tray(PlayerColours[turn], board.Steady)
 	}
-	if moveDue && r.mismatch == nil {
+	// While a placement is provisional, the open mismatch (if any) is
+	// shown again only if the board stays wrong.
+	showMismatch := r.mismatch != nil && r.pend == nil
+	if moveDue && !showMismatch {
 		var ml engine.MoveList
 		pos.LegalMoves(&ml)
 		hand := r.touched
@@ -84,7 +96,14 @@ func (r *Referee) updateLights() {
 		set(o.site, ColourOrange, board.Blink)
 		set(engine.HomeSite(o.colour), ColourOrange, board.Steady)
 	}
-	if r.mismatch != nil {
+	if r.pend != nil {
+		for _, d := range r.pdl {
+			if d.diff > 0 && !r.owedAt(d.site) {
+				set(d.site, ColourViolet, board.Pulse)
+			}
+		}
+	}
+	if showMismatch {
 		for _, d := range r.mdl {
 			switch {
 			case d.diff > 0:

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -26,7 +26,7 @@ func runScript(t *testing.T, path string) []referee.Event {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tb, err := table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,31 +46,42 @@ func (s step) String() string { return s.typ + " " + s.what }
 // Each script shows one rule of RULES.md §10 (or a normal turn), and the
 // events it must give, in order; other events may come between them.
 var scripts = map[string][]step{
-	"exit-and-turn":      {{"start", ""}, {"throw", "5"}, {"move", "YH-5"}, {"throw", "3"}, {"lost", "3"}},
-	"kill":               {{"throw", "3"}, {"move", "7x10"}, {"move", "10-30"}},
-	"kill-bonus-in-hand": {{"move", "7x10"}, {"move", "10-30"}, {"throw", "2"}},
-	"kill-not-done":      {{"move", "7x10"}, {"move", "10-30"}, {"infraction", "kill-not-done"}, {"throw", "2"}},
-	"touched-piece":      {{"mismatch", ""}, {"infraction", "touched-piece"}, {"resolved", ""}, {"move", "20-24"}},
-	"wrong-count":        {{"mismatch", ""}, {"infraction", "wrong-count"}, {"resolved", ""}, {"move", "20-24"}},
-	"backwards":          {{"mismatch", ""}, {"infraction", "backwards"}},
-	"barrier":            {{"mismatch", ""}, {"infraction", "barrier"}},
-	"must-exit":          {{"infraction", "must-exit"}},
-	"must-open-barrier":  {{"infraction", "must-open-barrier"}},
-	"wrong-colour":       {{"infraction", "wrong-colour"}, {"resolved", ""}, {"infraction", "out-of-turn"}},
-	"third-six":          {{"move", "20-26"}, {"move", "26-32"}, {"third-six", "6"}, {"infraction", "third-six-home"}},
-	"bonus-not-played":   {{"move", "7x10"}, {"infraction", "bonus-not-played"}, {"move", "10-30"}},
-	"early-throw":        {{"infraction", "early-throw"}},
-	"illegal-move":       {{"mismatch", ""}, {"infraction", "illegal-move"}},
-	"rethrow":            {{"rethrow", "edge"}, {"rethrow", "none"}, {"rethrow", "multi"}, {"rethrow", "suspicious"}, {"throw", "3"}},
-	"mismatch":           {{"mismatch", ""}, {"infraction", "out-of-turn"}, {"resolved", ""}},
-	"judge-set":          {{"correction", ""}, {"mismatch", ""}, {"resolved", ""}},
-	"crowded-exit":       {{"throw", "5"}, {"move", "YHx5"}, {"move", "30-50"}},
-	"partner-kill":       {{"move", "20-24"}, {"move", "20x24"}},
-	"end":                {{"move", "Y7-YG"}, {"lost", "+10"}, {"move", "30-33"}, {"move", "40-42"}, {"result", "YR"}},
-	"opening":            {{"start", "B"}, {"throw", "5"}, {"move", "BH-22"}},
-	"presence-only":      {{"move", "20-24"}, {"throw", "5"}, {"move", "BH-22"}},
-	"presence-unseen":    {{"move", "20-24"}, {"throw", "3"}},
-	"settle":             {{"correction", ""}, {"lost", "3"}, {"throw", "5"}},
+	"exit-and-turn":            {{"start", ""}, {"throw", "5"}, {"move", "YH-5"}, {"throw", "3"}, {"lost", "3"}},
+	"kill":                     {{"throw", "3"}, {"move", "7x10"}, {"move", "10-30"}},
+	"kill-bonus-in-hand":       {{"move", "7x10"}, {"move", "10-30"}, {"throw", "2"}},
+	"kill-not-done":            {{"move", "7x10"}, {"move", "10-30"}, {"infraction", "kill-not-done"}, {"throw", "2"}},
+	"touched-piece":            {{"mismatch", ""}, {"infraction", "touched-piece"}, {"resolved", ""}, {"move", "20-24"}},
+	"wrong-count":              {{"mismatch", ""}, {"infraction", "wrong-count"}, {"resolved", ""}, {"move", "20-24"}},
+	"backwards":                {{"mismatch", ""}, {"infraction", "backwards"}},
+	"barrier":                  {{"mismatch", ""}, {"infraction", "barrier"}},
+	"must-exit":                {{"infraction", "must-exit"}},
+	"must-open-barrier":        {{"infraction", "must-open-barrier"}},
+	"wrong-colour":             {{"infraction", "wrong-colour"}, {"resolved", ""}, {"infraction", "out-of-turn"}},
+	"third-six":                {{"move", "20-26"}, {"move", "26-32"}, {"third-six", "6"}, {"infraction", "third-six-home"}},
+	"bonus-not-played":         {{"move", "7x10"}, {"infraction", "bonus-not-played"}, {"move", "10-30"}},
+	"early-throw":              {{"infraction", "early-throw"}},
+	"illegal-move":             {{"mismatch", ""}, {"infraction", "illegal-move"}},
+	"rethrow":                  {{"rethrow", "edge"}, {"rethrow", "none"}, {"rethrow", "multi"}, {"rethrow", "suspicious"}, {"throw", "3"}},
+	"mismatch":                 {{"mismatch", ""}, {"infraction", "out-of-turn"}, {"resolved", ""}},
+	"judge-set":                {{"correction", ""}, {"mismatch", ""}, {"resolved", ""}},
+	"crowded-exit":             {{"throw", "5"}, {"move", "YHx5"}, {"move", "30-50"}},
+	"partner-kill":             {{"move", "20-24"}, {"move", "20x24"}},
+	"end":                      {{"move", "Y7-YG"}, {"lost", "+10"}, {"move", "30-33"}, {"move", "40-42"}, {"result", "YR"}},
+	"opening":                  {{"start", "B"}, {"throw", "5"}, {"move", "BH-22"}},
+	"presence-only":            {{"move", "20-24"}, {"throw", "5"}, {"move", "BH-22"}},
+	"presence-unseen":          {{"move", "20-24"}, {"throw", "3"}},
+	"presence-partner-barrier": {{"move", "20-24"}, {"throw", "3"}},
+	"settle":                   {{"correction", ""}, {"lost", "3"}, {"throw", "5"}},
+	// Hands at work (issue 12): counting out is no infraction, whatever
+	// the pace; kills in any order; a lift without a colour.
+	"count-out":                 {{"start", "Y"}, {"move", "20-24"}},
+	"count-out-paces":           {{"move", "7x10"}, {"move", "10-30"}, {"throw", "3"}, {"move", "40-43"}},
+	"count-out-partner":         {{"move", "20-24"}},
+	"count-out-overshoot":       {{"move", "20-24"}, {"mismatch", ""}, {"infraction", "wrong-count"}, {"resolved", ""}},
+	"wrong-count-throw":         {{"mismatch", ""}, {"infraction", "wrong-count"}, {"infraction", "early-throw"}},
+	"crowded-exit-victim-first": {{"throw", "5"}, {"move", "YHx5"}, {"move", "30-50"}},
+	"lift-two-colours":          {{"move", "12-15"}},
+	"kill-not-done-bonus":       {{"move", "7x10"}, {"infraction", "kill-not-done"}, {"infraction", "bonus-not-played"}},
 }
 
 func what(e referee.Event) string {

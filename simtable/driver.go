@@ -18,6 +18,9 @@ type Opts struct {
 	Seed uint64
 	// Mistakes gives each kind of mistake's rate per action (0…1).
 	Mistakes map[string]float64
+	// Handling gives each way of handling pieces its rate per action
+	// (0…1): counting out, victims first, idle pieces lifted, pauses.
+	Handling map[string]float64
 	// Pace is the time between two physical actions of the players.
 	Pace time.Duration
 	// Frame is the time between two camera frames (and sensor scans).
@@ -32,7 +35,7 @@ type Opts struct {
 
 // DefaultOpts play at a human pace, with 25 frames a second.
 var DefaultOpts = Opts{
-	Seed: 1, Pace: 400 * time.Millisecond, Frame: 40 * time.Millisecond, Camera: DefaultCameraOpts,
+	Seed: 1, Handling: DefaultHandling, Pace: 400 * time.Millisecond, Frame: 40 * time.Millisecond, Camera: DefaultCameraOpts,
 	Debounce: hw.DebounceOpts{Integrate: 2, Settle: 80 * time.Millisecond},
 	Epoch:    time.Unix(0, 0).UTC(),
 }
@@ -66,7 +69,7 @@ func NewDriver(t *table.Table, opts Opts) *Driver {
 	cam := NewCamera(opts.Camera)
 	d := &Driver{
 		Table: t, Board: b, Camera: cam,
-		Players: NewPlayers(b, cam, opts.Seed, opts.Mistakes),
+		Players: NewPlayers(b, cam, opts.Seed, opts.Mistakes, opts.Handling),
 		opts:    opts,
 	}
 	ro := vision.DefaultOpts
@@ -107,6 +110,15 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 	d.now += d.opts.Frame
 	var events []referee.Event
 	r := d.Table.Referee()
+	// The board held still for the referee's grace time: tell it, as the
+	// daemon's timer does, at the very time the grace ended.
+	if dl, ok := d.Table.Deadline(); ok && !d.at().Before(dl) {
+		ev, err := d.Table.Handle(referee.Input{At: dl, Kind: referee.InputTimer}, "")
+		events = append(events, ev...)
+		if err != nil {
+			return events, err
+		}
+	}
 	if d.now >= d.nextAct {
 		d.nextAct = d.now + d.opts.Pace
 		v := View{Pos: r.Position(), Mismatch: r.Mismatch() != nil, Touched: r.Touched()}

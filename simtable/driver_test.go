@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -14,7 +14,7 @@ import (
 // driver and every event.
 func playGame(t *testing.T, opts Opts, maxTicks int) (*Driver, []referee.Event) {
 	t.Helper()
-	tb, err := table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +47,18 @@ func TestSimulatedGame_MatchesEngine(t *testing.T) {
 		for _, e := range events {
 			counts[e.Type+" "+e.Rule]++
 		}
-		t.Logf("seed %d: %d events %v, %v simulated", seed, len(events), counts, d.Now())
+		t.Logf("seed %d: %d events %v, %v simulated; handling %v", seed, len(events), counts, d.Now(), d.Players.Handled)
 		for _, e := range events {
-			if e.Type == referee.EventInfraction {
-				t.Errorf("infraction in a game without mistakes: %+v", e)
+			if e.Type == referee.EventInfraction || e.Type == referee.EventMismatch {
+				t.Errorf("%s in a game without mistakes, with pieces handled as people do: %+v", e.Type, e)
+			}
+		}
+		// The players counted pieces out, took victims home first, lifted
+		// idle pieces and paused, through the real debouncing, and the
+		// table stayed quiet.
+		for _, k := range []string{HandlingCountOut, HandlingVictimFirst, HandlingLiftIdle, HandlingPause} {
+			if d.Players.Handled[k] == 0 {
+				t.Errorf("no %s in the game", k)
 			}
 		}
 		// The engine, given the same throws and choices, plays the same game.
@@ -128,7 +136,7 @@ func TestSimulatedGame_WithMistakes_FlagsEachAndStillEnds(t *testing.T) {
 
 func BenchmarkSimulatedGame(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		tb, _ := table.Open(table.Opts{Caps: hw.Caps{Counts: true, Colours: true}})
+		tb, _ := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 		opts := DefaultOpts
 		opts.Seed = uint64(i)
 		d := NewDriver(tb, opts)

@@ -26,9 +26,29 @@ const (
 	MistakeEdge       = "edge"          // the die lands on its edge
 )
 
+// How simulated players handle pieces, as people do, with their rates per
+// action (Opts.Handling). None is a mistake: the referee must stay quiet.
+const (
+	HandlingCountOut    = "count-out"    // counts a piece out square by square
+	HandlingVictimFirst = "victim-first" // takes a killed piece home before putting the killing piece down (else after)
+	HandlingLiftIdle    = "lift-idle"    // lifts a piece that cannot move and puts it back
+	HandlingPause       = "pause"        // stops a moment, longer than the grace time, with the board at rest
+)
+
+// DefaultHandling are the rates players handle pieces at by default.
+var DefaultHandling = map[string]float64{
+	HandlingCountOut: 0.5, HandlingVictimFirst: 0.5, HandlingLiftIdle: 0.1, HandlingPause: 0.1,
+}
+
+// pauseFor is how long a pause lasts: longer than the referee's grace time
+// (referee.DefaultGrace), so that a board at rest is seen to stay quiet.
+const pauseFor = 2 * time.Second
+
 // Patience is how long a player waits, after moving pieces, for the table
-// to take the move in before looking at the board again.
-const Patience = time.Second
+// to take the move in before looking at the board again. It is longer than
+// the referee's grace time (referee.DefaultGrace): a player who put a piece
+// down wrong leaves it until the table says so.
+const Patience = 2500 * time.Millisecond
 
 // View is what the players see of the table: the game as the referee has
 // it and what the lights tell.
@@ -40,11 +60,13 @@ type View struct {
 	Touched engine.Site
 }
 
-// step is one physical action: a piece lifted from or put on a site.
+// step is one physical action: a piece lifted from or put on a site, or a
+// pause.
 type step struct {
 	lift   bool
 	site   engine.Site
 	colour engine.Colour
+	pause  time.Duration
 }
 
 // Players plays all four seats.
@@ -53,6 +75,9 @@ type Players struct {
 	cam      *Camera
 	rng      *rand.Rand
 	mistakes map[string]float64
+	handling map[string]float64
+	// pauseUntil is when a pausing player acts again.
+	pauseUntil time.Duration
 
 	steps []step
 	// After its last step, a player waits for the table to take the
@@ -68,14 +93,18 @@ type Players struct {
 	// the moves played, in order.
 	Throws []int
 	Moves  []engine.Move
-	// Mistakes counts the mistakes made, by kind.
-	Made map[string]int
+	// Made counts the mistakes made, by kind; Handled, the ways of
+	// handling pieces used.
+	Made    map[string]int
+	Handled map[string]int
 }
 
 // NewPlayers returns players acting on b and throwing under cam, seeded
-// for repeatable games.
-func NewPlayers(b *sim.Board, cam *Camera, seed uint64, mistakes map[string]float64) *Players {
-	return &Players{board: b, cam: cam, rng: rand.New(rand.NewPCG(seed, seed+1)), mistakes: mistakes, Made: map[string]int{}}
+// for repeatable games, who make mistakes and handle pieces at the given
+// rates per action.
+func NewPlayers(b *sim.Board, cam *Camera, seed uint64, mistakes, handling map[string]float64) *Players {
+	return &Players{board: b, cam: cam, rng: rand.New(rand.NewPCG(seed, seed+1)), mistakes: mistakes, handling: handling,
+		Made: map[string]int{}, Handled: map[string]int{}}
 }
 
 func (p *Players) chance(kind string) bool {
@@ -87,14 +116,31 @@ func (p *Players) chance(kind string) bool {
 	return false
 }
 
+// handles tells whether a player handles pieces in the given way now.
+func (p *Players) handles(kind string) bool {
+	r := p.handling[kind]
+	if r > 0 && p.rng.Float64() < r {
+		p.Handled[kind]++
+		return true
+	}
+	return false
+}
+
 // Act makes one physical action at time now, given what the table shows,
 // and says what it was ("" for waiting).
 func (p *Players) Act(now time.Duration, v View) (string, error) {
+	if now < p.pauseUntil {
+		return "", nil
+	}
 	if len(p.steps) > 0 {
 		s := p.steps[0]
 		p.steps = p.steps[1:]
 		if len(p.steps) == 0 {
 			p.waiting, p.planned, p.waitUntil = true, v.Pos, now+Patience
+		}
+		if s.pause > 0 {
+			p.pauseUntil = now + s.pause
+			return "pause", nil
 		}
 		if s.lift {
 			return "lift " + s.site.String(), p.board.Lift(s.site, s.colour)
@@ -184,6 +230,12 @@ func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error
 	}
 	m := moves[p.rng.IntN(len(moves))]
 	c := pos.Turn()
+	if touched == engine.NoSite && p.handles(HandlingLiftIdle) {
+		// A piece that cannot move is lifted and put back: no fault.
+		if s, ok := idlePiece(pos, &ml); ok {
+			p.steps = append(p.steps, step{lift: true, site: s, colour: c}, step{site: s, colour: c})
+		}
+	}
 	if touched == engine.NoSite && p.chance(MistakeTouched) {
 		for _, o := range moves {
 			if o.From != m.From {
@@ -194,6 +246,9 @@ func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error
 			}
 		}
 	}
+	if p.handles(HandlingPause) {
+		p.steps = append(p.steps, step{pause: pauseFor})
+	}
 	to := m.To
 	if p.chance(MistakeWrongCount) {
 		if t, ok := engine.Advance(c, m.To, 1); ok && t.Kind() != engine.Goal && !full(pos, t) {
@@ -201,21 +256,48 @@ func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error
 		}
 	}
 	victim, kill := pos.Victim(m)
+	home := engine.HomeSite(victim)
 	if kill && to == m.To {
-		if n, _, _ := pos.Occupants(m.To); n == 2 {
-			// No room for a third piece: the victim goes home first.
-			p.steps = append(p.steps, step{lift: true, site: m.To, colour: victim}, step{site: engine.HomeSite(victim), colour: victim})
+		if n, _, _ := pos.Occupants(m.To); n == 2 || p.handles(HandlingVictimFirst) {
+			// The victim goes home first (always when there is no room
+			// for a third piece).
+			p.steps = append(p.steps, step{lift: true, site: m.To, colour: victim}, step{site: home, colour: victim})
 			kill = false
 		}
 	}
-	p.steps = append(p.steps, step{lift: true, site: m.From, colour: c}, step{site: to, colour: c})
+	p.steps = append(p.steps, step{lift: true, site: m.From, colour: c})
+	if m.From.Kind() != engine.Home && p.handles(HandlingCountOut) {
+		// "One, two, three…": the piece rests a moment on each square on
+		// its way that has room, and is lifted again.
+		for k := 1; k < engine.Steps(c, m.From, to); k++ {
+			if s, _ := engine.Advance(c, m.From, k); !full(pos, s) {
+				p.steps = append(p.steps, step{site: s, colour: c}, step{lift: true, site: s, colour: c})
+			}
+		}
+	}
+	p.steps = append(p.steps, step{site: to, colour: c})
 	if to == m.To {
 		p.Moves = append(p.Moves, m)
 		if kill && !p.chance(MistakeKillLeft) {
-			p.steps = append(p.steps, step{lift: true, site: m.To, colour: victim}, step{site: engine.HomeSite(victim), colour: victim})
+			p.steps = append(p.steps, step{lift: true, site: m.To, colour: victim}, step{site: home, colour: victim})
 		}
 	}
 	return "play " + engine.Move{From: m.From, To: to, Kill: m.Kill}.String(), nil
+}
+
+// idlePiece returns the site of a piece of the side to move that has no
+// legal move, if there is one.
+func idlePiece(pos *engine.Position, ml *engine.MoveList) (engine.Site, bool) {
+	for _, s := range pos.Pieces(pos.Turn()) {
+		movable := false
+		for _, m := range ml.Moves() {
+			movable = movable || m.From == s
+		}
+		if !movable {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // full reports whether s holds as many pieces as it can.

@@ -7,7 +7,6 @@
 package table
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/tablescript"
@@ -70,7 +68,9 @@ type GameEnd struct {
 // Opts configures a table.
 type Opts struct {
 	// Caps tells what the site sensors can know.
-	Caps hw.Caps
+	Caps board.Caps
+	// Grace is the referee's grace time (referee.Opts.Grace).
+	Grace time.Duration
 	// Dir holds the journal (table.journal) and the saved games
 	// (games/); empty keeps nothing on disk.
 	Dir string
@@ -103,7 +103,7 @@ const JournalName = "table.journal"
 // is where it was when the journal was last written. A damaged journal
 // tail is cut and logged.
 func Open(opts Opts) (*Table, error) {
-	t := &Table{opts: opts, run: tablescript.NewRunner(opts.Caps), log: opts.Logger}
+	t := &Table{opts: opts, run: tablescript.NewRunner(referee.Opts{Caps: opts.Caps, Grace: opts.Grace}), log: opts.Logger}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -251,6 +251,10 @@ func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
 	return events, nil
 }
 
+// Deadline returns when the referee wants an InputTimer if no other input
+// comes first (referee.Referee.Deadline); the daemon feeds it then.
+func (t *Table) Deadline() (time.Time, bool) { return t.run.Referee.Deadline() }
+
 // Step handles one table-script step (a "players", "sensors" or "seq"
 // line only sets the runner up). After a start or setup, which places the
 // pieces, the referee is also shown the board.
@@ -279,14 +283,16 @@ func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) 
 // RunScript handles every line of a table script, calling emit with each
 // event. It stops at the first unreadable line with a *tablescript.Error.
 func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) error {
-	sc := bufio.NewScanner(script)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimRight(sc.Text(), "\r")
-		st, ok, err := tablescript.ParseLine(text)
-		if err == nil && ok {
+	sc, err := tablescript.ReadAll(script)
+	if err != nil {
+		return err
+	}
+	for i, l := range sc.Lines {
+		err := l.Err
+		if err == nil && l.OK {
+			t.run.SetAhead(sc.Ahead(i))
 			var events []referee.Event
-			events, err = t.Step(st, "")
+			events, err = t.Step(l.Step, "")
 			for _, e := range events {
 				if err := emit(e); err != nil {
 					return err
@@ -294,11 +300,15 @@ func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) erro
 			}
 		}
 		if err != nil {
-			return &tablescript.Error{Line: n, Text: text, Err: err}
+			return &tablescript.Error{Line: l.N, Text: l.Text, Err: err}
 		}
 	}
-	return sc.Err()
+	return nil
 }
+
+// SetAhead tells the table's script runner the steps that follow the next
+// one (tablescript.Runner.SetAhead).
+func (t *Table) SetAhead(steps []tablescript.Step) { t.run.SetAhead(steps) }
 
 // journalRecord appends one record: the note as a comment, then the
 // script lines.

@@ -7,14 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/referee"
 )
 
-var caps = hw.Caps{Counts: true, Colours: true}
+var caps = board.Caps{Counts: true, Colours: true}
 
 func script(t *testing.T, tb *Table, text string) []referee.Event {
 	t.Helper()
@@ -43,6 +44,57 @@ at 2 lift YH
 at 3 place 5 Y
 at 4 throw 3
 `
+
+// A board left wrong is flagged when the daemon's timer input comes at the
+// end of the grace time; the timer is journaled, so a table reopened on its
+// journal flags it at the same moment, with the same events.
+func TestTimer_JournaledAndReplayed(t *testing.T) {
+	dir := t.TempDir()
+	tb, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := script(t, tb, "setup 20:Y Y 4 0 - Y\nat 1 lift 20\nat 2 place 25 Y\n")
+	for _, e := range events {
+		if e.Type == referee.EventInfraction || e.Type == referee.EventMismatch {
+			t.Fatalf("flagged within the grace time: %+v", e)
+		}
+	}
+	dl, ok := tb.Deadline()
+	if want := tablescriptEpoch(2.0 + 1.5); !ok || !dl.Equal(want) {
+		t.Fatalf("deadline %v %v, want %v", dl, ok, want)
+	}
+	fired, err := tb.Handle(referee.Input{At: dl, Kind: referee.InputTimer}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fired) != 2 || fired[0].Type != referee.EventMismatch || fired[1].Rule != referee.RuleWrongCount || !fired[1].Time.Equal(dl) {
+		t.Fatalf("timer gave %+v, want a mismatch and a wrong-count at %v", fired, dl)
+	}
+	if _, ok := tb.Deadline(); ok {
+		t.Error("a deadline remains after the timer")
+	}
+	want := append(append([]referee.Event(nil), events...), fired...)
+	tb.Close()
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb2.Close()
+	got := tb2.Replayed()
+	if len(got) != len(want) {
+		t.Fatalf("replay gave %d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Seq != want[i].Seq || got[i].Type != want[i].Type || got[i].Rule != want[i].Rule || !got[i].Time.Equal(want[i].Time) {
+			t.Errorf("replayed event %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func tablescriptEpoch(seconds float64) time.Time {
+	return time.Unix(0, 0).UTC().Add(time.Duration(seconds * float64(time.Second)))
+}
 
 // A table reopened on its journal is where it was, with the same events.
 func TestOpen_ReplaysJournal(t *testing.T) {

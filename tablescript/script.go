@@ -12,24 +12,31 @@
 //	at 1.2 lift YH              one piece lifted from a site (colour optional)
 //	at 1.9 place 5 Y            one piece put on a site (colour if the sensors know it)
 //	at 2.0 board 5:Y,YH:YYY,…   a whole stable snapshot (colours, or counts 5:1)
+//	at 2.5 timer                the grace time ran out with the board still (journals write it)
 //	at 9.0 judge set <PPN>      a judge's correction (optionally: by NAME)
 //	at 9.5 judge start Y        a judge starts a new game (optionally: by NAME)
 //	seq 120                     events go on from number 121 (journals write it)
 //
 // "at T" (seconds, decimal) may precede any line; lines without it keep the
 // last time. Blank lines and lines starting with # are ignored.
+//
+// A lift or place without a colour means what people mean (Runner): a
+// place on a home, column or goal puts that colour's piece, elsewhere the
+// piece in hand; a lift from a site of several colours takes the colour
+// that the script next places elsewhere, else the side to move's piece.
 package tablescript
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -53,6 +60,7 @@ const (
 	VerbBoard   Verb = "board"
 	VerbJudge   Verb = "judge"
 	VerbSeq     Verb = "seq"
+	VerbTimer   Verb = "timer"
 )
 
 // Step is one parsed script line.
@@ -75,7 +83,7 @@ type Step struct {
 	// Names for players.
 	Names [engine.NumColours]string
 	// Caps for sensors.
-	Caps hw.Caps
+	Caps board.Caps
 	// Seq for seq.
 	Seq uint64
 	// Board for board.
@@ -167,9 +175,9 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 		switch args[0] {
 		case "presence":
 		case "counts":
-			st.Caps = hw.Caps{Counts: true}
+			st.Caps = board.Caps{Counts: true}
 		case "colours":
-			st.Caps = hw.Caps{Counts: true, Colours: true}
+			st.Caps = board.Caps{Counts: true, Colours: true}
 		default:
 			return st, false, fmt.Errorf("bad sensors %q: want presence, counts or colours", args[0])
 		}
@@ -196,6 +204,10 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 				return st, false, err
 			}
 			st.HasColour = true
+		}
+	case VerbTimer:
+		if err := want(0, "timer"); err != nil {
+			return st, false, err
 		}
 	case VerbSeq:
 		if err := want(1, "seq NUMBER"); err != nil {
@@ -234,6 +246,49 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 	}
 	return st, true, nil
 }
+
+// Line is one line of a script, as read by ReadAll.
+type Line struct {
+	N    int    // its number, from 1
+	Text string // as written, without the line ending
+	Step Step
+	OK   bool  // a step (not blank, not a comment)
+	Err  error // why it does not parse, or nil
+}
+
+// Script is a whole script, read before it runs, so that each step can
+// look at those that follow (Runner.SetAhead).
+type Script struct {
+	Lines []Line
+	steps []Step // the steps of the lines, up to the first that does not parse
+	next  []int  // next[i]: the index in steps of the first step after Lines[i]
+}
+
+// ReadAll reads every line of a script. A line that does not parse keeps
+// its error, for the caller to report when it comes to it.
+func ReadAll(r io.Reader) (*Script, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	s := &Script{}
+	broken := false
+	for n := 1; sc.Scan(); n++ {
+		l := Line{N: n, Text: strings.TrimRight(sc.Text(), "\r")}
+		l.Step, l.OK, l.Err = ParseLine(l.Text)
+		broken = broken || l.Err != nil
+		if l.OK && !broken {
+			s.steps = append(s.steps, l.Step)
+		}
+		s.Lines = append(s.Lines, l)
+		s.next = append(s.next, len(s.steps))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading the script: %w", err)
+	}
+	return s, nil
+}
+
+// Ahead returns the steps after line i (an index into Lines).
+func (s *Script) Ahead(i int) []Step { return s.steps[s.next[i]:] }
 
 // parseSeconds reads a decimal number of seconds exactly, to the
 // nanosecond, so that journal times replay to the same instants.
@@ -404,6 +459,8 @@ func FormatInput(in referee.Input) string {
 		return players + at + "setup " + in.Position.String()
 	case referee.InputJudgeSet:
 		return at + "judge set " + in.Position.String() + by
+	case referee.InputTimer:
+		return at + "timer"
 	}
 	return "# unknown input"
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -36,8 +35,9 @@ func TestParseLine(t *testing.T) {
 		{"at 9.0 judge set 5:Y B throw 0 - Y by Ana", true, func(s Step) bool { return s.JudgeSet && s.Judge == "Ana" && s.Position.String() == "5:Y B throw 0 - Y" }},
 		{"judge start G", true, func(s Step) bool { return !s.JudgeSet && s.Starter == engine.Green }},
 		{"players Ana Bea_Luz - Dani", true, func(s Step) bool { return s.Names == [4]string{"Ana", "Bea Luz", "", "Dani"} }},
-		{"sensors counts", true, func(s Step) bool { return s.Caps == hw.Caps{Counts: true} }},
+		{"sensors counts", true, func(s Step) bool { return s.Caps == board.Caps{Counts: true} }},
 		{"seq 120", true, func(s Step) bool { return s.Seq == 120 }},
+		{"at 3.5 timer", true, func(s Step) bool { return s.Verb == VerbTimer && s.At == 3500*time.Millisecond }},
 	}
 	for _, tc := range cases {
 		st, ok, err := ParseLine(tc.line)
@@ -69,6 +69,7 @@ func TestParseLine_Errors(t *testing.T) {
 		{"sensors sonar", `bad sensors "sonar"`},
 		{"players Ana", "players YELLOW"},
 		{"fly 5", `unknown verb "fly"`},
+		{"timer 5", "want: timer"},
 	}
 	for _, tc := range cases {
 		_, _, err := ParseLine(tc.line)
@@ -94,10 +95,11 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 		{At: at, Kind: referee.InputOpening, Opening: []engine.OpeningThrow{{Colour: engine.Yellow, Value: 6}, {Colour: engine.Blue, Value: 2}}},
 		{At: at, Kind: referee.InputSetup, Position: pos, Players: [4]string{"Ana", "Bea Luz", "", "Dani"}},
 		{At: at, Kind: referee.InputJudgeSet, Position: pos, Judge: "Ana"},
+		{At: at, Kind: referee.InputTimer},
 	}
 	for _, in := range inputs {
 		text := FormatInput(in)
-		r := NewRunner(hw.Caps{Counts: true, Colours: true})
+		r := NewRunner(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 		var got referee.Input
 		for line := range strings.SplitSeq(text, "\n") {
 			st, ok, err := ParseLine(line)
@@ -120,7 +122,7 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 
 func FuzzParseLine(f *testing.F) {
 	for _, s := range []string{"opening Y3 B5 R5 G2 B6 R1", "setup 5:Y B 5 0 - Y", "at 0.4 throw edge", "at 1.2 lift YH",
-		"at 1.9 place 5 Y", "at 2 board 5:Y,12:2,YH:YYY", "at 9.0 judge set - Y throw 0 - Y by Ana", "players A B C D", "seq 7"} {
+		"at 1.9 place 5 Y", "at 2 board 5:Y,12:2,YH:YYY", "at 9.0 judge set - Y throw 0 - Y by Ana", "players A B C D", "seq 7", "at 3.5 timer"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -134,4 +136,64 @@ func FuzzParseLine(f *testing.F) {
 			t.Fatalf("board %q: %v", FormatBoard(&st.Board), err)
 		}
 	})
+}
+
+// A lift without a colour, from a site of several colours, lifts the
+// colour that the script next places elsewhere; with no later place, the
+// side to move's piece. A place without a colour puts the piece in hand.
+func TestRunner_LiftWithoutColour(t *testing.T) {
+	cases := []struct {
+		name, script string
+		want         string // the board after the script
+	}{
+		{"next place names the colour", "setup 5:BG,30:Y Y 5 0 - Y\nlift 5\nplace GH G\n", "5:B,30:Y,YH:YYY,BH:BBB,RH:RRRR,GH:GGGG"},
+		{"next place on a home", "setup 5:BG,30:Y Y 5 0 - Y\nlift 5\nplace GH\n", "5:B,30:Y,YH:YYY,BH:BBB,RH:RRRR,GH:GGGG"},
+		{"next place elsewhere, not back", "setup 24:YR Y 4 0 - Y\nlift 24\nplace 24\nlift 24\nplace RH\n", "24:Y,YH:YYY,BH:BBBB,RH:RRRR,GH:GGGG"},
+		{"no place: the side to move", "setup 24:YR R 4 0 - Y\nlift 24\n", "24:Y,YH:YYY,BH:BBBB,RH:RRR,GH:GGGG"},
+		{"a throw ends the look ahead", "setup 12:YB B throw 0 - Y\nlift 12\nthrow 3\nplace YH Y\n", "12:Y,YH:YYYY,BH:BBB,RH:RRRR,GH:GGGG"},
+		{"place puts the piece in hand", "setup 12:BR R throw 0 - Y\nlift 12 B\nplace 13\n", "12:R,13:B,YH:YYYY,BH:BBB,RH:RRR,GH:GGGG"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := ReadAll(strings.NewReader(tc.script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRunner(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
+			for i, l := range sc.Lines {
+				if l.Err != nil || !l.OK {
+					t.Fatalf("line %d: %v", l.N, l.Err)
+				}
+				r.SetAhead(sc.Ahead(i))
+				in, ok, err := r.Input(l.Step)
+				if err != nil {
+					t.Fatalf("line %d: %v", l.N, err)
+				}
+				if ok {
+					r.Referee.Handle(in)
+				}
+			}
+			if got := FormatBoard(r.Board()); got != tc.want {
+				t.Errorf("board %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// ReadAll keeps every line with its number and error, and the steps ahead
+// of a line stop at the first line that does not parse.
+func TestReadAll_Ahead(t *testing.T) {
+	sc, err := ReadAll(strings.NewReader("setup 20:Y Y 4 0 - Y\n# a comment\nat 1 lift 20\r\nat 2 place 24 Y\nfly 5\nat 3 throw 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Lines) != 6 || sc.Lines[2].N != 3 || sc.Lines[2].Text != "at 1 lift 20" || sc.Lines[1].OK || sc.Lines[4].Err == nil {
+		t.Fatalf("lines %+v", sc.Lines)
+	}
+	if got := sc.Ahead(0); len(got) != 2 || got[0].Verb != VerbLift || got[1].Verb != VerbPlace {
+		t.Errorf("ahead of line 1: %+v, want the lift and the place (the bad line 5 ends them)", got)
+	}
+	if got := sc.Ahead(3); len(got) != 0 {
+		t.Errorf("ahead of line 4: %+v, want none", got)
+	}
 }

@@ -89,7 +89,12 @@ func TestCrash_KilledAnywhere_ResumesSamePositionAndEvents(t *testing.T) {
 	}
 	bin := buildDaemon(t)
 	script := filepath.Join(t.TempDir(), "game.script")
-	if err := os.WriteFile(script, []byte(gameScript(t, 1200)), 0o644); err != nil {
+	text := gameScript(t, 1200)
+	if !strings.Contains(text, " timer\n") {
+		// The grace timer's inputs must replay too.
+		t.Error("the game's journal holds no timer input")
+	}
+	if err := os.WriteFile(script, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ref, err := exec.Command(bin, "script", "-journal", t.TempDir(), script).Output()

@@ -200,7 +200,7 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	}
 	sinks := []table.Sink{table.SinkFunc(d.showLights), table.SinkFunc(d.feed), d.metrics}
 	d.table, err = table.Open(table.Opts{
-		Caps: caps, Dir: cfg.Dir, Sinks: append(sinks, extra...),
+		Caps: caps, Grace: cfg.Referee.Grace.D(), Dir: cfg.Dir, Sinks: append(sinks, extra...),
 		OnGameEnd: d.gameEnd, Logger: log.With("part", "table"),
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
 
@@ -25,13 +26,16 @@ func newMetrics() *metrics {
 	return &metrics{started: time.Now(), inputs: map[string]uint64{}, events: map[string]uint64{}}
 }
 
-var inputNames = map[int]string{1: "board", 2: "throw", 3: "start", 4: "opening", 5: "setup", 6: "judge_set"}
+var inputNames = map[referee.InputKind]string{
+	referee.InputBoard: "board", referee.InputThrow: "throw", referee.InputStart: "start", referee.InputOpening: "opening",
+	referee.InputSetup: "setup", referee.InputJudgeSet: "judge_set", referee.InputTimer: "timer",
+}
 
 // Update is the sink that counts.
 func (m *metrics) Update(u *table.Update) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.inputs[inputNames[int(u.Input.Kind)]]++
+	m.inputs[inputNames[u.Input.Kind]]++
 	for _, e := range u.Events {
 		key := e.Type
 		if e.Rule != "" {

@@ -126,13 +126,20 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 	sdNotify("READY=1")
 	log.Info("table ready", "event", cfg.Event, "table", cfg.Table, "sensors", cfg.Sensors.Backend)
 	watchdog := watchdogTicker()
+	grace := newGraceTimer()
+	defer grace.stop()
 	for {
+		grace.arm(d.table)
 		select {
 		case <-ctx.Done():
 			sdNotify("STOPPING=1")
 			return nil
 		case <-watchdog:
 			sdNotify("WATCHDOG=1")
+		case at := <-grace.C():
+			if _, err := d.input(referee.Input{At: at, Kind: referee.InputTimer}); err != nil {
+				return err
+			}
 		case c := <-sensors.Changes():
 			if c.Err != nil {
 				log.Error("sensors cannot be read", "err", c.Err)
@@ -266,3 +273,45 @@ func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, ou
 		}
 	}
 }
+
+// graceTimer wakes the table's loop when the referee's grace time ends
+// with no other input, so that a board left wrong is flagged on time. The
+// timer input it leads to is journaled like any other, with the deadline
+// as its time, so a replay flags at the same moment.
+type graceTimer struct {
+	t        *time.Timer
+	deadline time.Time
+	c        chan time.Time
+}
+
+func newGraceTimer() *graceTimer {
+	g := &graceTimer{t: time.NewTimer(time.Hour), c: make(chan time.Time, 1)}
+	g.t.Stop()
+	return g
+}
+
+// arm sets the timer to the table's deadline, if it has one.
+func (g *graceTimer) arm(t *table.Table) {
+	dl, ok := t.Deadline()
+	if !ok {
+		g.t.Stop()
+		g.deadline = time.Time{}
+		return
+	}
+	if dl.Equal(g.deadline) {
+		return
+	}
+	g.deadline = dl
+	g.t.Stop()
+	g.t = time.AfterFunc(time.Until(dl), func() {
+		select {
+		case g.c <- dl:
+		default:
+		}
+	})
+}
+
+// C delivers the deadline that has come.
+func (g *graceTimer) C() <-chan time.Time { return g.c }
+
+func (g *graceTimer) stop() { g.t.Stop() }

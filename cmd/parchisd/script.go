@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/tablescript"
@@ -20,7 +20,7 @@ import (
 
 func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("script", "[-journal DIR] [-sensors KIND] FILE | -",
-		"Feeds a table script (DESIGN.md) to the referee, as the sensors and the camera\nwould, and prints one JSON event a line: seq, type, position (PPN after the\nevent), and move or rule. With -journal, inputs are journaled in DIR as the\ndaemon does: run again after a crash, it replays the journal, prints every\nevent again from the first, and goes on from the first line not journaled.",
+		"Feeds a table script (DESIGN.md) to the referee, as the sensors and the camera\nwould, and prints one JSON event a line: seq, type, position (PPN after the\nevent), and move or rule. A lift without a colour from a site of several colours\nlifts the colour the script next places elsewhere, else the side to move's.\nWith -journal, inputs are journaled in DIR as the daemon does: run again after\na crash, it replays the journal, prints every event again from the first, and\ngoes on from the first line not journaled.",
 		"  parchisd script referee/testdata/scripts/kill.script\n  {\"seq\":1,\"type\":\"start\",…}", stderr)
 	dir := fs.String("journal", "", "journal the inputs in `DIR` and resume from it")
 	sensors := fs.String("sensors", "colours", "what the sensors tell: presence, counts or colours")
@@ -65,15 +65,20 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if n, ok := strings.CutPrefix(t.Note(), "line "); ok {
 		skip, _ = strconv.Atoi(n)
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimRight(sc.Text(), "\r")
-		st, ok, err := tablescript.ParseLine(text)
-		if err == nil && ok && n > skip {
+	// The whole script is read first: a lift without a colour looks at
+	// what the script places next.
+	sc, err := tablescript.ReadAll(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
+		return exitUsage
+	}
+	for i, l := range sc.Lines {
+		err := l.Err
+		if err == nil && l.OK && l.N > skip {
 			time.Sleep(*pace)
+			t.SetAhead(sc.Ahead(i))
 			var events []referee.Event
-			events, err = t.Step(st, "line "+strconv.Itoa(n))
+			events, err = t.Step(l.Step, "line "+strconv.Itoa(l.N))
 			for _, e := range events {
 				emit(e)
 			}
@@ -83,27 +88,23 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			w.Flush()
 			var se *tablescript.Error
 			if !errors.As(err, &se) {
-				err = &tablescript.Error{Line: n, Text: text, Err: err}
+				err = &tablescript.Error{Line: l.N, Text: l.Text, Err: err}
 			}
 			fmt.Fprintf(stderr, "parchisd script: %s: %v\n", fs.Arg(0), err)
 			return exitUsage
 		}
 	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
-		return exitUsage
-	}
 	return exitOK
 }
 
-func parseCaps(s string) (hw.Caps, bool) {
+func parseCaps(s string) (board.Caps, bool) {
 	switch s {
 	case "presence":
-		return hw.Caps{}, true
+		return board.Caps{}, true
 	case "counts":
-		return hw.Caps{Counts: true}, true
+		return board.Caps{Counts: true}, true
 	case "colours":
-		return hw.Caps{Counts: true, Colours: true}, true
+		return board.Caps{Counts: true, Colours: true}, true
 	}
-	return hw.Caps{}, false
+	return board.Caps{}, false
 }

@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/engine"
-	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/simtable"
@@ -99,14 +99,14 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 			return screen.draw(drv, u)
 		}))
 	}
-	d, err := start(ctx, cfg, log, hw.Caps{Counts: true, Colours: true}, lights, sinks...)
+	d, err := start(ctx, cfg, log, board.Caps{Counts: true, Colours: true}, lights, sinks...)
 	if err != nil {
 		return err
 	}
 	defer d.wait()
 	defer cancel()
 	opts := simtable.DefaultOpts
-	opts.Seed, opts.Mistakes, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Pace.D(), time.Now()
+	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), time.Now()
 	drv = simtable.NewDriver(d.table, opts)
 	var names [engine.NumColours]string
 	copy(names[:], cfg.Sim.Players)
