@@ -2,8 +2,12 @@ package vision
 
 import (
 	"bufio"
+	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -91,3 +95,59 @@ func (l errList) Error() string {
 func (l errList) Unwrap() []error { return l }
 
 func joinErrs(errs []error) error { return errList(errs) }
+
+// IsCrop reports whether a file of a labelled folder (../shared/data/dice)
+// is one die cut from a photo: the crops made from the boxes (crops/) or a
+// source's own crops (images/), rather than a whole frame.
+func IsCrop(file string) bool {
+	return strings.HasPrefix(file, "crops/") || strings.HasPrefix(file, "images/")
+}
+
+// BoxSizes reads a labelled folder's annotations.csv and returns, per file
+// (frame or crop), the smallest short side of the dice boxed in it, in
+// pixels: the accuracy bars are stated for dice of a size.
+func BoxSizes(dir string) (map[string]float64, error) {
+	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: empty", f.Name())
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, k := range []string{"frame", "crop", "xmin", "ymin", "xmax", "ymax"} {
+		if _, ok := col[k]; !ok {
+			return nil, fmt.Errorf("%s: no column %q", f.Name(), k)
+		}
+	}
+	out := map[string]float64{}
+	for i, r := range rows[1:] {
+		if r[col["xmin"]] == "" {
+			continue // a frame with no die
+		}
+		var v [4]float64
+		for j, k := range []string{"xmin", "ymin", "xmax", "ymax"} {
+			if v[j], err = strconv.ParseFloat(r[col[k]], 64); err != nil {
+				return nil, fmt.Errorf("%s: line %d: %s: %w", f.Name(), i+2, k, err)
+			}
+		}
+		s := min(v[2]-v[0], v[3]-v[1])
+		for _, k := range []string{r[col["frame"]], r[col["crop"]]} {
+			if k == "" {
+				continue
+			}
+			if old, ok := out[k]; !ok || s < old {
+				out[k] = s
+			}
+		}
+	}
+	return out, nil
+}

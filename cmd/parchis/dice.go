@@ -15,28 +15,41 @@ import (
 	"github.com/parchis-table/parchis/vision/source"
 )
 
-const diceUsage = `usage: parchis dice read [flags] FILE...     read the die in each image
-       parchis dice read [flags] -           read the images whose paths come on stdin
-       parchis dice eval [flags] DIR...      score the reader on labelled folders (labels.csv)
+const diceUsage = `usage: parchis dice read [flags] FILE...       read the die in each image
+       parchis dice read [flags] -             read the images whose paths come on stdin
+       parchis dice eval [flags] DIR...        score the reader on labelled folders (labels.csv)
+       parchis dice teach [flags] -o PROFILE LABELS.csv
+                                               teach the reader a venue's dice from labelled photos
 
 read prints one line per image, in input order: PATH<TAB>ANSWER CONFIDENCE,
-where ANSWER is 1…6, none, multi, edge or unsure.
+where ANSWER is 1…6, none, multi, edge or unsure. The same reader reads a
+crop of one die or a whole frame, seen straight down or from the side.
 
 eval prints, per folder and in total, the confusion matrix, the read-rate
 (correct value), the wrong-rate (a wrong value given) and ms per image.
 
+teach reads LABELS.csv (file,label rows; paths absolute or relative to the
+CSV's folder; labels 1…6): two or three photos of each face of the event's
+dice, one die a photo. It writes the profile, which read, eval and the
+table (camera.profile) then use. A photo whose die does not match its
+label is refused, naming it.
+
 Flags:
-  -oblique        the photos are taken from the side, not straight down
   -calib FILE     use the tray and die size of a calibration (YAML)
+  -model FILE     a die model (ONNX) instead of the embedded one
+  -profile FILE   read with a venue's profile (from teach)
+  -o FILE         teach: the profile to write
 
 Example:
   $ parchis dice read tray.png
   tray.png	5 0.97
   $ find shots -name '*.png' | parchis dice read -
   $ parchis dice eval ../shared/data/dice/tomitomi3_gray128
+  $ parchis dice teach -o club.profile photos/labels.csv
 
-Exit status: 0 when every image was read (whatever the answer), 2 on bad
-usage or an image or labels file that cannot be read.
+Exit status: 0 when every image was read (whatever the answer) or the
+profile was written, 2 on bad usage, an image or labels file that cannot
+be read, or photos that cannot be taught.
 `
 
 // runDice runs "parchis dice ARGS".
@@ -52,8 +65,10 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("parchis dice "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, diceUsage) }
-	oblique := fs.Bool("oblique", false, "photos taken from the side")
 	calib := fs.String("calib", "", "calibration YAML file")
+	modelFile := fs.String("model", "", "die model (ONNX)")
+	profileFile := fs.String("profile", "", "venue profile")
+	out := fs.String("o", "", "teach: the profile to write")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -61,6 +76,14 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := vision.DefaultOpts
+	if *modelFile != "" {
+		m, err := vision.LoadModel(*modelFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+			return 2
+		}
+		opts.Model = m
+	}
 	if *calib != "" {
 		f, err := os.Open(*calib)
 		if err != nil {
@@ -75,17 +98,48 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		opts = c.Apply(opts)
 	}
-	if *oblique {
-		opts = vision.ObliqueOpts(opts)
+	if *profileFile != "" {
+		p, err := vision.LoadProfile(*profileFile, opts.Model)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+			return 2
+		}
+		opts.Profile = p
 	}
 	switch cmd {
 	case "read":
 		return diceRead(fs.Args(), opts, stdin, stdout, stderr)
 	case "eval":
 		return diceEval(fs.Args(), opts, stdout, stderr)
+	case "teach":
+		return diceTeach(fs.Args(), *out, opts, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "parchis dice: unknown command %q\n%s", cmd, diceUsage)
 	return 2
+}
+
+// diceTeach runs "parchis dice teach -o PROFILE LABELS.csv".
+func diceTeach(args []string, out string, opts vision.Opts, stdout, stderr io.Writer) int {
+	if len(args) != 1 || out == "" {
+		fmt.Fprintf(stderr, "parchis dice teach: want -o PROFILE and one LABELS.csv\n%s", diceUsage)
+		return 2
+	}
+	photos, err := vision.ReadTeachPhotos(args[0], source.DecodeImage)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchis dice teach: %v\n", err)
+		return 2
+	}
+	p, err := vision.Teach(opts.Model, photos)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchis dice teach: %s: %v\n", args[0], err)
+		return 2
+	}
+	if err := vision.WriteProfileFile(out, p); err != nil {
+		fmt.Fprintf(stderr, "parchis dice teach: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stdout, "taught %d photos (faces 1…6: %v); wrote %s\n", len(photos), p.Photos, out)
+	return 0
 }
 
 func diceRead(paths []string, opts vision.Opts, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -94,18 +94,17 @@ func TestDiceEval_ConfusionAndRates(t *testing.T) {
 }
 
 // TestDiceRead_UsesColour checks that dice read answers what the
-// recogniser answers on the colour image, not on its grey: on oblique
-// photos of coloured dice the two differ.
+// recogniser answers on the colour image, not on its grey: on photos of
+// coloured dice the two differ.
 func TestDiceRead_UsesColour(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "data", "dice", "dice3_roboflow_v3", "crops")
 	files, _ := filepath.Glob(filepath.Join(dir, "valid__*.png"))
 	if len(files) == 0 {
 		t.Skipf("labelled photos not found at %s", dir)
 	}
-	opts := vision.ObliqueOpts(vision.DefaultOpts)
-	rd := vision.NewReader(&opts)
+	rd := vision.NewReader(nil)
 	var out, errb bytes.Buffer
-	if code := runDice(append([]string{"read", "-oblique"}, files...), nil, &out, &errb); code != 0 {
+	if code := runDice(append([]string{"read"}, files...), nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

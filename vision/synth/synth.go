@@ -41,9 +41,20 @@ type Scene struct {
 		// its elevation is fixed at 60°.
 		Sun float64
 	}
-	Noise float64 // standard deviation of Gaussian noise, grey levels
-	Blur  int     // box-blur radius, px
-	Seed  uint64  // seed of the noise
+	// View is the camera's tilt from looking straight down, degrees
+	// (orthographic): 0 is the tray camera, up to about 50 a photo taken
+	// from the side. ViewDir is the direction it tilts towards, radians.
+	View, ViewDir float64
+	// Gloss is the strength of the dice's specular highlight, 0…1.
+	Gloss float64
+	// Texture is the amplitude, in grey levels, of a smooth pattern over
+	// the tray (wood, felt, a printed board); Cup draws the tray as a
+	// round cup, a rim of light and shade around the dice.
+	Texture float64
+	Cup     bool
+	Noise   float64 // standard deviation of Gaussian noise, grey levels
+	Blur    int     // box-blur radius, px
+	Seed    uint64  // seed of the noise
 }
 
 // rot is a 3×3 rotation matrix.
@@ -132,7 +143,7 @@ func faceValues(top int) [6]int {
 
 // hit returns the colour of die d seen straight down at (px, py), and
 // whether the ray hits it.
-func (d *Die) hit(px, py float64, sun [3]float64, R, Rt rot, vals [6]int) (r, g, b float64, ok bool) {
+func (d *Die) hit(px, py float64, sun [3]float64, R, Rt rot, vals [6]int, gloss float64, V rot) (r, g, b float64, ok bool) {
 	h := d.Size / 2
 	o := Rt.mul([3]float64{px - d.X, py - d.Y, 10 * d.Size})
 	dir := Rt.mul([3]float64{0, 0, -1})
@@ -184,8 +195,21 @@ func (d *Die) hit(px, py float64, sun [3]float64, R, Rt rot, vals [6]int) (r, g,
 	}
 	n := [3]float64{}
 	n[axis] = sign
-	nw := R.mul(n)
+	// light is the world's: R is the die's pose seen by the camera, V
+	// the camera's tilt, so V⁻¹·R is the pose on the table
+	nc := R.mul(n)
+	nw := V.t().mul(nc)
 	lam := 0.45 + 0.55*math.Max(0, nw[0]*sun[0]+nw[1]*sun[1]+nw[2]*sun[2])
+	spec := 0.0
+	if gloss > 0 {
+		// Blinn-Phong: the half-way vector between the light (in the
+		// camera's frame) and the camera looking down
+		sc := V.mul(sun)
+		hv := [3]float64{sc[0], sc[1], sc[2] + 1}
+		hn := math.Sqrt(hv[0]*hv[0] + hv[1]*hv[1] + hv[2]*hv[2])
+		c := math.Max(0, (nc[0]*hv[0]+nc[1]*hv[1]+nc[2]*hv[2])/hn)
+		spec = gloss * 255 * math.Pow(c, 40)
+	}
 	// rounded edges: a little darker near the face's border
 	e := math.Max(math.Abs(u), math.Abs(v))
 	if e > 0.9 {
@@ -199,7 +223,7 @@ func (d *Die) hit(px, py float64, sun [3]float64, R, Rt rot, vals [6]int) (r, g,
 			break
 		}
 	}
-	return float64(col.R) * lam, float64(col.G) * lam, float64(col.B) * lam, true
+	return float64(col.R)*lam + spec, float64(col.G)*lam + spec, float64(col.B)*lam + spec, true
 }
 
 // Render draws the scene.
@@ -214,13 +238,15 @@ func Render(s Scene) *image.RGBA {
 		box   image.Rectangle
 	}
 	preps := make([]prep, len(s.Dice))
+	V := s.view()
 	for i := range s.Dice {
 		d := &s.Dice[i]
-		R := rotZ(d.Angle).then(rotAxis(d.TiltDir, d.Tilt*math.Pi/180))
+		R := s.pose(d)
 		r := d.Size
 		preps[i] = prep{R: R, Rt: R.t(), vals: faceValues(d.Face),
 			box: image.Rect(int(d.X-r), int(d.Y-r), int(d.X+r)+1, int(d.Y+r)+1)}
 	}
+	bg := s.background()
 	gx, gy := math.Cos(s.Light.Dir), math.Sin(s.Light.Dir)
 	diag := math.Hypot(float64(s.W), float64(s.H))
 	for y := 0; y < s.H; y++ {
@@ -240,15 +266,16 @@ func Render(s Scene) *image.RGBA {
 				for k := 0; k < 4; k++ {
 					px := float64(x) + 0.25 + 0.5*float64(k%2)
 					py := float64(y) + 0.25 + 0.5*float64(k/2)
-					if cr, cg, cb, ok := s.Dice[i].hit(px, py, sun, preps[i].R, preps[i].Rt, preps[i].vals); ok {
+					if cr, cg, cb, ok := s.Dice[i].hit(px, py, sun, preps[i].R, preps[i].Rt, preps[i].vals, s.Gloss, V); ok {
 						sr += cr
 						sg += cg
 						sb += cb
 						hits++
 					} else {
-						sr += float64(s.Tray.R) * 0.8
-						sg += float64(s.Tray.G) * 0.8
-						sb += float64(s.Tray.B) * 0.8
+						t := bg(x, y) * 0.8
+						sr += float64(s.Tray.R) * t
+						sg += float64(s.Tray.G) * t
+						sb += float64(s.Tray.B) * t
 					}
 				}
 				if hits > 0 {
@@ -258,7 +285,8 @@ func Render(s Scene) *image.RGBA {
 				}
 			}
 			if !found {
-				r, g, b = float64(s.Tray.R), float64(s.Tray.G), float64(s.Tray.B)
+				t := bg(x, y)
+				r, g, b = float64(s.Tray.R)*t, float64(s.Tray.G)*t, float64(s.Tray.B)*t
 			}
 			o := img.PixOffset(x, y)
 			img.Pix[o] = clamp(r * light)
@@ -279,6 +307,74 @@ func Render(s Scene) *image.RGBA {
 		}
 	}
 	return img
+}
+
+// view is the camera's tilt as a rotation of what it sees.
+func (s *Scene) view() rot {
+	if s.View == 0 {
+		return rotZ(0)
+	}
+	return rotAxis(s.ViewDir, s.View*math.Pi/180)
+}
+
+// pose is the die's orientation as the camera sees it.
+func (s *Scene) pose(d *Die) rot {
+	return rotZ(d.Angle).then(rotAxis(d.TiltDir, d.Tilt*math.Pi/180)).then(s.view())
+}
+
+// Boxes returns each die's outline box in the image: the bounds of its
+// corners as the camera sees them.
+func (s Scene) Boxes() []image.Rectangle {
+	out := make([]image.Rectangle, len(s.Dice))
+	for i := range s.Dice {
+		d := &s.Dice[i]
+		R := s.pose(d)
+		h := d.Size / 2
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for c := 0; c < 8; c++ {
+			v := R.mul([3]float64{h * float64(2*(c&1)-1), h * float64(2*(c>>1&1)-1), h * float64(2*(c>>2&1)-1)})
+			x0, x1 = math.Min(x0, v[0]), math.Max(x1, v[0])
+			y0, y1 = math.Min(y0, v[1]), math.Max(y1, v[1])
+		}
+		out[i] = image.Rect(int(math.Floor(d.X+x0)), int(math.Floor(d.Y+y0)), int(math.Ceil(d.X+x1)), int(math.Ceil(d.Y+y1)))
+	}
+	return out
+}
+
+// background returns the tray's brightness factor at a pixel: its
+// texture and, for a cup, the rim.
+func (s *Scene) background() func(x, y int) float64 {
+	if s.Texture == 0 && !s.Cup {
+		return func(int, int) float64 { return 1 }
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, 0x5eed))
+	type wave struct{ fx, fy, ph, a float64 }
+	var ws [6]wave
+	for i := range ws {
+		f := 0.01 + 0.15*rng.Float64()*rng.Float64()
+		a := rng.Float64() * 2 * math.Pi
+		ws[i] = wave{f * math.Cos(a), f * math.Sin(a), rng.Float64() * 2 * math.Pi, s.Texture / 255 / 3}
+	}
+	cx, cy := float64(s.W)/2, float64(s.H)/2
+	rim := 0.45 * math.Min(float64(s.W), float64(s.H)) * (1 + 0.3*rng.Float64())
+	return func(x, y int) float64 {
+		t := 1.0
+		for _, w := range ws {
+			t += w.a * math.Sin(w.fx*float64(x)+w.fy*float64(y)+w.ph)
+		}
+		if s.Cup {
+			d := math.Hypot(float64(x)-cx, float64(y)-cy) / rim
+			switch {
+			case d > 1.08:
+				t *= 0.55
+			case d > 1:
+				t *= 1.35
+			case d > 0.9:
+				t *= 0.8 + 2*(d-0.9)
+			}
+		}
+		return t
+	}
 }
 
 func clamp(v float64) uint8 {
@@ -396,4 +492,102 @@ func similar(a, b color.RGBA) bool {
 	la := 0.3*float64(a.R) + 0.59*float64(a.G) + 0.11*float64(a.B)
 	lb := 0.3*float64(b.R) + 0.59*float64(b.G) + 0.11*float64(b.B)
 	return math.Abs(la-lb) < 40
+}
+
+// WideScene returns a scene of w×h drawn from seed over the whole range a
+// recogniser must learn: n dice of the given kind (none when n is 0), with
+// bodies and pips of any colour (dark pips on light dice and light on
+// dark), gloss, the camera up to 50° from straight down for flat dice
+// (dice on an edge or leaning 35…55° are seen from at most 5°, as by the
+// tray camera: seen from the side they look like flat dice), textured
+// trays and cups,
+// uneven light, blur and noise. Dice are sized minSize…maxSize px and do
+// not overlap.
+func WideScene(seed uint64, w, h int, kind Kind, n int, minSize, maxSize float64) Scene {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	s := Scene{W: w, H: h, Seed: seed}
+	s.Tray = randomColour(rng, 0.15+0.7*rng.Float64())
+	s.Texture = rng.Float64() * 60
+	s.Cup = rng.IntN(4) == 0
+	s.Light.Gradient = rng.Float64() * 0.5
+	s.Light.Dir = rng.Float64() * 2 * math.Pi
+	s.Light.Sun = rng.Float64() * 2 * math.Pi
+	s.Noise = rng.Float64() * 8
+	s.Blur = rng.IntN(3) * rng.IntN(2)
+	s.Gloss = rng.Float64() * rng.Float64()
+	if kind == Flat {
+		s.View = 50 * rng.Float64()
+	} else {
+		s.View = 5 * rng.Float64()
+	}
+	s.ViewDir = rng.Float64() * 2 * math.Pi
+	for tries := 0; len(s.Dice) < n && tries < 50*n; tries++ {
+		size := minSize + rng.Float64()*(maxSize-minSize)
+		m := size * 0.9
+		d := Die{
+			Face:  1 + rng.IntN(6),
+			Size:  size,
+			X:     m + rng.Float64()*math.Max(0, float64(w)-2*m),
+			Y:     m + rng.Float64()*math.Max(0, float64(h)-2*m),
+			Angle: rng.Float64() * 2 * math.Pi, TiltDir: rng.Float64() * 2 * math.Pi,
+		}
+		switch kind {
+		case OnEdge:
+			d.Tilt = 40 + rng.Float64()*10
+		case Leaning:
+			d.Tilt = 35 + rng.Float64()*20
+		}
+		light := rng.IntN(2) == 0
+		if light {
+			d.Body = randomColour(rng, 0.7+0.3*rng.Float64())
+			d.Pip = randomColour(rng, 0.25*rng.Float64())
+		} else {
+			d.Body = randomColour(rng, 0.1+0.45*rng.Float64())
+			d.Pip = randomColour(rng, 0.8+0.2*rng.Float64())
+		}
+		ok := true
+		for _, o := range s.Dice {
+			if math.Hypot(o.X-d.X, o.Y-d.Y) < 0.8*(o.Size+d.Size) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			s.Dice = append(s.Dice, d)
+		}
+	}
+	return s
+}
+
+// randomColour returns a colour of about the given lightness (0…1) and a
+// random hue, saturated or not.
+func randomColour(rng *rand.Rand, light float64) color.RGBA {
+	hue := rng.Float64() * 6
+	sat := rng.Float64()
+	if rng.IntN(2) == 0 {
+		sat *= 0.2
+	}
+	var c [3]float64
+	i := int(hue)
+	f := hue - float64(i)
+	switch i {
+	case 0:
+		c = [3]float64{1, f, 0}
+	case 1:
+		c = [3]float64{1 - f, 1, 0}
+	case 2:
+		c = [3]float64{0, 1, f}
+	case 3:
+		c = [3]float64{0, 1 - f, 1}
+	case 4:
+		c = [3]float64{f, 0, 1}
+	default:
+		c = [3]float64{1, 0, 1 - f}
+	}
+	var o [3]uint8
+	for k := range c {
+		v := light * (1 - sat + sat*c[k]) * 255 * 1.2
+		o[k] = clamp(math.Min(255, v))
+	}
+	return color.RGBA{o[0], o[1], o[2], 255}
 }

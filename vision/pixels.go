@@ -1,0 +1,92 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+)
+
+// pixels reads the red, green and blue of an image's pixels, with fast
+// paths for the layouts cameras and decoders give.
+type pixels struct {
+	rect image.Rectangle
+	at   func(x, y int) (r, g, b uint8)
+}
+
+func pixelsOf(img image.Image) pixels {
+	p := pixels{rect: img.Bounds()}
+	switch m := img.(type) {
+	case *image.Gray:
+		p.at = func(x, y int) (uint8, uint8, uint8) {
+			v := m.Pix[(y-m.Rect.Min.Y)*m.Stride+x-m.Rect.Min.X]
+			return v, v, v
+		}
+	case *image.RGBA:
+		p.at = func(x, y int) (uint8, uint8, uint8) {
+			i := (y-m.Rect.Min.Y)*m.Stride + 4*(x-m.Rect.Min.X)
+			s := m.Pix[i : i+3 : i+3]
+			return s[0], s[1], s[2]
+		}
+	case *image.NRGBA:
+		p.at = func(x, y int) (uint8, uint8, uint8) {
+			i := (y-m.Rect.Min.Y)*m.Stride + 4*(x-m.Rect.Min.X)
+			s := m.Pix[i : i+3 : i+3]
+			return s[0], s[1], s[2]
+		}
+	case *image.YCbCr:
+		p.at = func(x, y int) (uint8, uint8, uint8) {
+			yi, ci := m.YOffset(x, y), m.COffset(x, y)
+			return color.YCbCrToRGB(m.Y[yi], m.Cb[ci], m.Cr[ci])
+		}
+	default:
+		p.at = func(x, y int) (uint8, uint8, uint8) {
+			r, g, b, _ := img.At(x, y).RGBA()
+			return uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)
+		}
+	}
+	return p
+}
+
+// resample fills dst, three planes of w×h (red, green, blue, scaled to
+// -0.5…0.5 as the networks were trained), with the square-pixel region of
+// side sx×sy at (x0, y0) resampled: each output pixel is the mean of an
+// n×n grid of samples over its footprint (n enough that no source pixel
+// is skipped), and samples outside the image repeat its edge, as the
+// training crops were padded. xs is scratch, returned for the next call.
+func (p pixels) resample(dst []float32, xs []int, x0, y0, sx, sy float64, w, h int) []int {
+	fx, fy := sx/float64(w), sy/float64(h)
+	n := max(1, int(math.Ceil(max(fx, fy))))
+	inv := 1 / (255 * float32(n*n))
+	plane := w * h
+	r := p.rect
+	if cap(xs) < w*n {
+		xs = make([]int, w*n)
+	}
+	xs = xs[:w*n]
+	for ox := 0; ox < w; ox++ {
+		for j := 0; j < n; j++ {
+			x := int(math.Floor(x0 + (float64(ox)+(float64(j)+0.5)/float64(n))*fx))
+			xs[ox*n+j] = min(max(x, r.Min.X), r.Max.X-1)
+		}
+	}
+	for oy := 0; oy < h; oy++ {
+		for ox := 0; ox < w; ox++ {
+			var sr, sg, sb int
+			for i := 0; i < n; i++ {
+				y := int(math.Floor(y0 + (float64(oy)+(float64(i)+0.5)/float64(n))*fy))
+				y = min(max(y, r.Min.Y), r.Max.Y-1)
+				for _, x := range xs[ox*n : ox*n+n] {
+					cr, cg, cb := p.at(x, y)
+					sr += int(cr)
+					sg += int(cg)
+					sb += int(cb)
+				}
+			}
+			o := oy*w + ox
+			dst[o] = float32(sr)*inv - 0.5
+			dst[plane+o] = float32(sg)*inv - 0.5
+			dst[2*plane+o] = float32(sb)*inv - 0.5
+		}
+	}
+	return xs
+}

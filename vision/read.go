@@ -1,0 +1,439 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+
+	"github.com/parchis-table/parchis/vision/onnx"
+)
+
+// Opts configures a [Reader]. The zero value reads any image with the
+// embedded model: any die size from about 24 px, the whole image.
+type Opts struct {
+	// DieSize is the die's width in pixels, from the calibration; 0 means
+	// unknown: dice are looked for at every scale. When set, the frame is
+	// searched at the one scale that suits it, which is faster.
+	DieSize float64
+	// Tray is the region of the image that holds the tray; the empty
+	// rectangle means the whole image.
+	Tray image.Rectangle
+	// Background is the empty tray as the camera sees it (from the
+	// calibration), or nil: a die must differ from it, so a pattern
+	// printed on the tray is never a die.
+	Background image.Image
+	// Model is the recogniser's networks; nil means [DefaultModel].
+	Model *Model
+	// Profile is the venue's dice, taught from labelled photos; nil
+	// reads with the model alone.
+	Profile *Profile
+	// MinConfidence is the confidence under which a value is answered as
+	// Unsure; 0 means the model's calibrated threshold.
+	MinConfidence float64
+}
+
+// DefaultOpts are the options of a Reader that knows nothing of the
+// camera: the zero Opts.
+var DefaultOpts = Opts{}
+
+// The detector's score over which a spot is a die candidate, and the
+// classifier's probability of none over which a candidate is no die.
+const (
+	minScore = 0.3
+	noneProb = 0.5
+	edgeProb = 0.5
+	// maxClassified bounds the candidates classified in one image: a
+	// photo of a pile of dice is Multi long before.
+	maxClassified = 8
+)
+
+// Reader reads the dice in single images. It keeps the networks' buffers
+// between calls: use one Reader per goroutine.
+type Reader struct {
+	opts  Opts
+	m     *Model
+	sess  *onnx.Session
+	frame onnx.Tensor
+	crop  onnx.Tensor
+	xs    []int
+	dets  []det
+	probs [8]float64
+	emb   []float32
+}
+
+// det is a die the detector found, in image coordinates.
+type det struct {
+	cx, cy, side, score float64
+}
+
+func (d det) box() image.Rectangle {
+	h := d.side / 2
+	return image.Rect(int(math.Floor(d.cx-h)), int(math.Floor(d.cy-h)), int(math.Ceil(d.cx+h)), int(math.Ceil(d.cy+h)))
+}
+
+// NewReader returns a Reader with the given options (nil means
+// [DefaultOpts]).
+func NewReader(opts *Opts) *Reader {
+	o := DefaultOpts
+	if opts != nil {
+		o = *opts
+	}
+	m := o.Model
+	if m == nil {
+		m = DefaultModel()
+	}
+	return &Reader{opts: o, m: m, sess: m.net.NewSession()}
+}
+
+// Read reads a grey frame; see [Reader.ReadImage].
+func (rd *Reader) Read(g *image.Gray) Result { return rd.ReadImage(g) }
+
+// ReadImage finds every die in img and reads the one there is. The
+// detector marks die candidates at the scales the die's size calls for;
+// each candidate, cut as the training cut it, is classified as a face
+// 1…6, a die on an edge, or no die. No die is None, two or more Multi; a
+// die cut by the image's border is Unsure, and so is a face whose
+// calibrated confidence (with the venue's profile, if any) is under the
+// threshold: a wrong value accepted corrupts the game, a repeated throw
+// does not.
+func (rd *Reader) ReadImage(img image.Image) Result {
+	px := pixelsOf(img)
+	region := px.rect
+	if !rd.opts.Tray.Empty() {
+		region = region.Intersect(rd.opts.Tray)
+	}
+	if region.Dx() < 8 || region.Dy() < 8 {
+		return Result{Answer: None, Confidence: 1}
+	}
+	rd.detect(px, region)
+	var dice []int // candidates that are dice, by index in rd.dets
+	var first Result
+	best := 0.0
+	for i := range rd.dets {
+		if i >= maxClassified || len(dice) >= 2 {
+			break
+		}
+		d := &rd.dets[i]
+		rd.refine(px, d)
+		if rd.opts.Background != nil && !rd.differs(px, d) {
+			continue
+		}
+		r := rd.classify(px, d)
+		if rd.probs[rd.m.classNone] >= noneProb {
+			best = max(best, d.score*(1-rd.probs[rd.m.classNone]))
+			continue
+		}
+		if len(dice) == 0 {
+			first = r
+		}
+		dice = append(dice, i)
+	}
+	switch len(dice) {
+	case 0:
+		return Result{Answer: None, Confidence: 1 - best}
+	case 1:
+		d := rd.dets[dice[0]]
+		if cut(d, region) {
+			return Result{Answer: Unsure, Confidence: first.Confidence, Box: d.box()}
+		}
+		return first
+	}
+	a, b := rd.dets[dice[0]], rd.dets[dice[1]]
+	return Result{Answer: Multi, Confidence: min(a.score, b.score), Box: a.box().Union(b.box())}
+}
+
+// cut reports whether a die reaches out of the region by more than the
+// margin the training crops left around a box: part of it is not seen.
+func cut(d det, r image.Rectangle) bool {
+	m := 0.15 * d.side
+	h := d.side / 2
+	return d.cx-h < float64(r.Min.X)-m || d.cy-h < float64(r.Min.Y)-m ||
+		d.cx+h > float64(r.Max.X)+m || d.cy+h > float64(r.Max.Y)+m
+}
+
+// scales returns the factors by which the region is shrunk for the
+// detector: the one that makes a die of the calibrated size middling for
+// it, or a pyramid covering every size from about 24 px (8 px in images
+// too small for that).
+func (rd *Reader) scales(region image.Rectangle) []float64 {
+	if rd.opts.DieSize > 0 {
+		return []float64{rd.opts.DieSize / math.Sqrt(rd.m.detMin*rd.m.detMax)}
+	}
+	long := float64(max(region.Dx(), region.Dy()))
+	var out []float64
+	f := 4.0
+	if long <= 64 {
+		f = 4.0 / 3
+	}
+	for ; long/f >= 12 || len(out) == 0; f *= 3 {
+		out = append(out, f)
+	}
+	return out
+}
+
+// detect fills rd.dets with the die candidates, best first, the same die
+// seen at two scales kept once.
+func (rd *Reader) detect(px pixels, region image.Rectangle) {
+	rd.dets = rd.dets[:0]
+	s := rd.m.stride
+	scales := rd.scales(region)
+	for si, f := range scales {
+		w := int(math.Ceil(float64(region.Dx())/f/float64(s))) * s
+		h := int(math.Ceil(float64(region.Dy())/f/float64(s))) * s
+		w, h = max(w, 2*s), max(h, 2*s)
+		o := rd.runDetector(px, float64(region.Min.X), float64(region.Min.Y), f, w, h)
+		gh, gw := o.Shape[2], o.Shape[3]
+		heat := o.Data[:gh*gw]
+		// sizes this scale reads well; a coarser scale leaves the small
+		// dice to the finer one
+		lo, hi := rd.m.detMin*0.8, rd.m.detMax*1.2
+		if si > 0 {
+			lo = rd.m.detMax / 3
+		}
+		if len(scales) == 1 {
+			lo, hi = 0, math.Inf(1)
+		}
+		for y := 0; y < gh; y++ {
+			for x := 0; x < gw; x++ {
+				v := heat[y*gw+x]
+				p := 1 / (1 + math.Exp(-float64(v)))
+				if p < minScore || !peak(heat, gw, gh, x, y) {
+					continue
+				}
+				size := math.Exp2(float64(o.Data[gh*gw+y*gw+x]))
+				if size < lo || size > hi {
+					continue
+				}
+				d := det{
+					cx:    float64(region.Min.X) + (float64(x)+float64(o.Data[2*gh*gw+y*gw+x]))*float64(s)*f,
+					cy:    float64(region.Min.Y) + (float64(y)+float64(o.Data[3*gh*gw+y*gw+x]))*float64(s)*f,
+					side:  size * f,
+					score: p,
+				}
+				if d.cx < float64(region.Min.X) || d.cy < float64(region.Min.Y) || d.cx >= float64(region.Max.X) || d.cy >= float64(region.Max.Y) {
+					continue
+				}
+				rd.dets = append(rd.dets, d)
+			}
+		}
+	}
+	slices.SortStableFunc(rd.dets, func(a, b det) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	// one die, one candidate: a weaker one centred within another's half
+	// side is the same die
+	kept := rd.dets[:0]
+	for _, d := range rd.dets {
+		dup := false
+		for _, k := range kept {
+			if math.Hypot(d.cx-k.cx, d.cy-k.cy) < 0.5*max(d.side, k.side) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, d)
+		}
+	}
+	rd.dets = kept
+}
+
+// runDetector runs the detector on the w×h image of the region at (x0,
+// y0) shrunk by f, and returns its maps.
+func (rd *Reader) runDetector(px pixels, x0, y0, f float64, w, h int) *onnx.Tensor {
+	rd.frame.Shape = append(rd.frame.Shape[:0], 1, 3, h, w)
+	if cap(rd.frame.Data) < 3*w*h {
+		rd.frame.Data = make([]float32, 3*w*h)
+	}
+	rd.frame.Data = rd.frame.Data[:3*w*h]
+	rd.xs = px.resample(rd.frame.Data, rd.xs, x0, y0, float64(w)*f, float64(h)*f, w, h)
+	out, err := rd.sess.Run(map[string]*onnx.Tensor{"frame": &rd.frame}, "det")
+	if err != nil {
+		// the model was checked when loaded; a run cannot fail on a
+		// well-formed frame
+		panic("vision: detector: " + err.Error())
+	}
+	return out[0]
+}
+
+// refineCells is the side, in detector cells, of the window a candidate
+// is looked at again in.
+const refineCells = 6
+
+// refine looks at a candidate again, in a window of three times its size
+// scaled so that it is as big as the detector sees dice best: the first
+// look, at a scale chosen for the whole image, places small or large dice
+// only roughly, and the classifier reads best a die cut as it was trained.
+func (rd *Reader) refine(px pixels, d *det) {
+	s := rd.m.stride
+	n := refineCells * s
+	f := d.side * 3 / float64(n)
+	x0, y0 := d.cx-float64(n)*f/2, d.cy-float64(n)*f/2
+	o := rd.runDetector(px, x0, y0, f, n, n)
+	gh, gw := o.Shape[2], o.Shape[3]
+	best, bx, by := float32(math.Inf(-1)), -1, -1
+	for y := gh/2 - 1; y <= gh/2; y++ {
+		for x := gw/2 - 1; x <= gw/2; x++ {
+			if v := o.Data[y*gw+x]; v > best {
+				best, bx, by = v, x, y
+			}
+		}
+	}
+	if p := 1 / (1 + math.Exp(-float64(best))); p < minScore {
+		return // not seen again: keep the first look
+	}
+	d.cx = x0 + (float64(bx)+float64(o.Data[2*gh*gw+by*gw+bx]))*float64(s)*f
+	d.cy = y0 + (float64(by)+float64(o.Data[3*gh*gw+by*gw+bx]))*float64(s)*f
+	d.side = math.Exp2(float64(o.Data[gh*gw+by*gw+bx])) * f
+}
+
+// peak reports whether the cell is the highest of its 3×3 neighbourhood
+// (the first of equals).
+func peak(heat []float32, w, h, x, y int) bool {
+	v := heat[y*w+x]
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			nx, ny := x+dx, y+dy
+			if (dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= h {
+				continue
+			}
+			u := heat[ny*w+nx]
+			if u > v || (u == v && (dy < 0 || dy == 0 && dx < 0)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// classify reads one candidate: it leaves the calibrated class
+// probabilities in rd.probs and the embedding in rd.emb, and returns what
+// they answer.
+func (rd *Reader) classify(px pixels, d *det) Result {
+	n := rd.m.facePx
+	rd.crop.Shape = append(rd.crop.Shape[:0], 1, 3, n, n)
+	if cap(rd.crop.Data) < 3*n*n {
+		rd.crop.Data = make([]float32, 3*n*n)
+	}
+	rd.crop.Data = rd.crop.Data[:3*n*n]
+	side := rd.m.faceScale * d.side
+	rd.xs = px.resample(rd.crop.Data, rd.xs, d.cx-side/2, d.cy-side/2, side, side, n, n)
+	out, err := rd.sess.Run(map[string]*onnx.Tensor{"crop": &rd.crop}, "logits", "embedding")
+	if err != nil {
+		panic("vision: classifier: " + err.Error())
+	}
+	rd.emb = append(rd.emb[:0], out[1].Data...)
+	softmax(rd.probs[:], out[0].Data, rd.m.temp)
+	if views > 1 {
+		// the same die a quarter turn round: a face reads the same, and
+		// the geometric mean of the two readings is sure only where both
+		// are (a guess on a die unlike any trained on seldom survives the
+		// turn)
+		rot90(rd.crop.Data, n)
+		out, err := rd.sess.Run(map[string]*onnx.Tensor{"crop": &rd.crop}, "logits", "embedding")
+		if err != nil {
+			panic("vision: classifier: " + err.Error())
+		}
+		var q [8]float64
+		softmax(q[:], out[0].Data, rd.m.temp)
+		s := 0.0
+		for i := range rd.probs {
+			rd.probs[i] = math.Sqrt(rd.probs[i] * q[i])
+			s += rd.probs[i]
+		}
+		for i := range rd.probs {
+			rd.probs[i] /= s
+		}
+		for i, v := range out[1].Data {
+			rd.emb[i] = (rd.emb[i] + v) / 2
+		}
+	}
+	if rd.opts.Profile != nil {
+		rd.opts.Profile.adjust(rd.probs[:], rd.emb)
+	}
+	return rd.answer(d)
+}
+
+// answer turns rd.probs into a Result.
+func (rd *Reader) answer(d *det) Result {
+	best, bi := 0.0, 0
+	for i, p := range rd.probs {
+		if p > best {
+			best, bi = p, i
+		}
+	}
+	box := d.box()
+	thr := rd.opts.MinConfidence
+	if thr == 0 {
+		thr = rd.m.threshold
+	}
+	switch {
+	case bi == rd.m.classEdge && best >= edgeProb:
+		return Result{Answer: Edge, Confidence: best, Box: box}
+	case bi < 6 && best >= thr:
+		return Result{Answer: Value, Value: bi + 1, Confidence: best, Box: box}
+	}
+	return Result{Answer: Unsure, Confidence: best, Box: box}
+}
+
+// views is how many quarter turns of each die the classifier reads.
+const views = 2
+
+// rot90 turns the planes of an n×n image a quarter turn, in place.
+func rot90(p []float32, n int) {
+	for c := 0; c < len(p)/(n*n); c++ {
+		a := p[c*n*n : (c+1)*n*n]
+		for y := 0; y < n/2; y++ {
+			for x := y; x < n-1-y; x++ {
+				t := a[y*n+x]
+				a[y*n+x] = a[x*n+n-1-y]
+				a[x*n+n-1-y] = a[(n-1-y)*n+n-1-x]
+				a[(n-1-y)*n+n-1-x] = a[(n-1-x)*n+y]
+				a[(n-1-x)*n+y] = t
+			}
+		}
+	}
+}
+
+func softmax(dst []float64, logits []float32, temp float64) {
+	m := math.Inf(-1)
+	for _, v := range logits {
+		m = max(m, float64(v)/temp)
+	}
+	s := 0.0
+	for i, v := range logits {
+		dst[i] = math.Exp(float64(v)/temp - m)
+		s += dst[i]
+	}
+	for i := range dst {
+		dst[i] /= s
+	}
+}
+
+// differs reports whether the candidate's box differs from the empty
+// tray: its mean grey difference is over 12 levels.
+func (rd *Reader) differs(px pixels, d *det) bool {
+	bg := pixelsOf(rd.opts.Background)
+	b := d.box().Intersect(px.rect).Intersect(bg.rect)
+	if b.Empty() {
+		return true
+	}
+	step := max(1, b.Dx()/16)
+	sum, n := 0, 0
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r1, g1, b1 := px.at(x, y)
+			r2, g2, b2 := bg.at(x, y)
+			v := int(luma(r1, g1, b1)) - int(luma(r2, g2, b2))
+			sum += max(v, -v)
+			n++
+		}
+	}
+	return sum > 12*n
+}

@@ -1,0 +1,78 @@
+package vision
+
+import (
+	"image"
+	"image/draw"
+	"testing"
+
+	"github.com/parchis-table/parchis/vision/synth"
+)
+
+// TestRead_DieCutByTheBorder_Unsure reads a die half out of the frame: its
+// hidden pips could make it any face.
+func TestRead_DieCutByTheBorder_Unsure(t *testing.T) {
+	bad := 0
+	for seed := uint64(0); seed < 30; seed++ {
+		s := synth.RandomScene(seed, 200, 160, synth.Flat, 60, 70)
+		s.Dice[0].X = 6 + float64(seed%3)*4 // the die's middle near the left border
+		got := NewReader(nil).ReadImage(synth.Render(s))
+		if got.Answer == Value {
+			bad++
+			t.Errorf("seed %d: a die cut by the border read %v", seed, got)
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of 30 cut dice given a value", bad)
+	}
+}
+
+// TestRead_Background_PrintedDieIsNoDie prints a die on the tray: with the
+// empty tray as the background, the print is no die, while a real die
+// thrown beside it is read.
+func TestRead_Background_PrintedDieIsNoDie(t *testing.T) {
+	printed := synth.RandomScene(5, 320, 240, synth.Flat, 60, 60)
+	printed.Dice[0].X, printed.Dice[0].Y = 80, 120
+	printed.Noise = 0
+	empty := synth.Render(printed) // the tray with the print on it
+	opts := Opts{Background: empty}
+	if got := NewReader(&opts).ReadImage(empty); got.Answer != None {
+		t.Errorf("the empty tray with a printed die, read against itself: %v, want none", got)
+	}
+	if got := NewReader(nil).ReadImage(empty); got.Answer == None {
+		t.Logf("without the background the print reads %v", got)
+	}
+	// a die thrown beside the print
+	die := synth.RandomScene(6, 120, 120, synth.Flat, 60, 60)
+	dimg := synth.Render(die)
+	frame := image.NewRGBA(empty.Bounds())
+	draw.Draw(frame, frame.Rect, empty, image.Point{}, draw.Src)
+	draw.Draw(frame, image.Rect(180, 60, 300, 180), dimg, image.Point{}, draw.Src)
+	got := NewReader(&opts).ReadImage(frame)
+	if got.Answer == Multi {
+		t.Errorf("a die beside the print read multi: the print counted as a die")
+	}
+	if got.Answer == Value && got.Value != die.Dice[0].Face {
+		t.Errorf("the thrown die (%d) read %v", die.Dice[0].Face, got)
+	}
+}
+
+// TestRead_AnyView reads flat dice of the wide renders (any colours, gloss,
+// textured trays and cups, the camera up to 45° from straight down), none
+// of them a frame the model was trained on: no wrong value.
+func TestRead_AnyView(t *testing.T) {
+	rd := NewReader(nil)
+	var tl Tally
+	for seed := uint64(900000); seed < 900300; seed++ {
+		s := synth.WideScene(seed, 160, 160, synth.Flat, 1, 50, 80)
+		if len(s.Dice) != 1 {
+			continue
+		}
+		got := rd.ReadImage(synth.Render(s))
+		tl.Add(Result{Answer: Value, Value: s.Dice[0].Face}, got, 0)
+		if got.Answer == Value && got.Value != s.Dice[0].Face {
+			t.Errorf("seed %d (view %.0f°): face %d read %v", seed, s.View, s.Dice[0].Face, got)
+		}
+	}
+	t.Logf("wide renders: %s", tl.Summary())
+	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.9)
+}

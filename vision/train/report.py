@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Writes vision/train/REPORT.md from the last training run (cache/), the
+Go reader's scores with the committed model on every source, and the
+leave-one-source-out scores (loso.py).
+
+    python3 vision/train/report.py
+"""
+
+import glob
+import hashlib
+import json
+import os
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DATA = os.path.join(REPO, "..", "shared", "data", "dice")
+
+
+def data_fingerprint():
+    """SHA-256 over every source's labels and annotations and the list of
+    its image files with their sizes: the data the model was trained on."""
+    h = hashlib.sha256()
+    for src in sorted(os.listdir(DATA)):
+        d = os.path.join(DATA, src)
+        if not os.path.isdir(d):
+            continue
+        for name in ("labels.csv", "annotations.csv"):
+            p = os.path.join(d, name)
+            if os.path.exists(p):
+                with open(p, "rb") as f:
+                    h.update(f.read())
+        for p in sorted(glob.glob(os.path.join(d, "**", "*.*"), recursive=True)):
+            h.update(f"{os.path.relpath(p, DATA)} {os.path.getsize(p)}\n".encode())
+    return h.hexdigest()
+
+
+def pct(v):
+    return f"{100 * v:.1f}%"
+
+
+def main():
+    cache = os.path.join(HERE, "cache")
+    with open(os.path.join(cache, "train.json")) as f:
+        train = json.load(f)
+    model = os.path.join(REPO, "vision", "model", "dice.onnx")
+    with open(model, "rb") as f:
+        msum = hashlib.sha256(f.read()).hexdigest()
+    sources = sorted(d for d in os.listdir(DATA) if os.path.isdir(os.path.join(DATA, d)))
+    score = json.loads(subprocess.run(["go", "run", "./vision/train/score"] + sources, cwd=REPO, check=True,
+                                      capture_output=True, text=True).stdout)
+    loso = {}
+    if os.path.exists(os.path.join(cache, "loso.json")):
+        with open(os.path.join(cache, "loso.json")) as f:
+            loso = json.load(f)
+    m = train["meta"]
+    L = []
+    L.append("# The die recogniser's training report\n")
+    L.append("Written by `vision/train/report.py` after `vision/train/train.py` (and `loso.py`).\n")
+    L.append(f"- model: `vision/model/dice.onnx`, {os.path.getsize(model)} bytes, SHA-256 `{msum}`")
+    L.append(f"- data: `../shared/data/dice`, fingerprint `{data_fingerprint()}` (SHA-256 of every "
+             "source's labels and annotations and of its files' names and sizes; the folder has no VCS commit)")
+    L.append(f"- trained on: {m['trained_on'].replace(',', ', ')}; seed {m['seed']}; "
+             f"{train['seconds'] / 60:.1f} minutes on this machine (2 cores, no GPU)")
+    L.append(f"- calibration: temperature {m['temperature']}, threshold {m['threshold']} "
+             "(the lowest confidence keeping values ≤ 0.2% wrong on the validation split)\n")
+    L.append("## Validation split (15% of each source's frames, never trained on): the classifier alone\n")
+    L.append("| source | dice | top-1 | read | wrong |")
+    L.append("|---|---:|---:|---:|---:|")
+    for s, v in sorted(train["validation"].items()):
+        L.append(f"| {s} | {v['dice']} | {pct(v['top1'])} | {pct(v['read'])} | {100 * v['wrong']:.2f}% |")
+    L.append("\n## The Go reader with this model on every labelled image (training data included)\n")
+    L.append("| source | crops ≥40 px: read | wrong | all crops: wrong | frames: wrong | multi frames ≥40 px: multi | ms/crop |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|")
+    for s in sources:
+        v = score[s]
+        mf = v["multi_40px"]
+        L.append(f"| {s} | {pct(v['crops_40px']['read'])} | {100 * v['crops_40px']['wrong']:.2f}% | "
+                 f"{100 * v['crops']['wrong']:.2f}% | {100 * v['frames']['wrong']:.2f}% | "
+                 f"{pct(mf['multi_rate']) if mf['multi'] else '–'} | {v['crops']['ms_per_image']:.1f} |")
+    if loso:
+        L.append("\n## Leave one source out: a venue never seen\n")
+        L.append("Each row: the classifier trained without that source (same recipe and seed; the detector is "
+                 "the full run's), the Go reader scored on the source left out.\n")
+        L.append("| left out | crops ≥40 px | read | wrong | all crops: read | wrong |")
+        L.append("|---|---:|---:|---:|---:|---:|")
+        for s in sources:
+            if s in loso:
+                v = loso[s]
+                L.append(f"| {s} | {v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
+                         f"{100 * v['crops_40px']['wrong']:.2f}% | {pct(v['crops']['read'])} | "
+                         f"{100 * v['crops']['wrong']:.2f}% |")
+    with open(os.path.join(HERE, "REPORT.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+    print("\n".join(L))
+
+
+if __name__ == "__main__":
+    main()

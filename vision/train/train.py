@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+"""Trains the die recogniser's two small networks and writes them, as one
+ONNX model, where the Go reader embeds it (vision/model/dice.onnx).
+
+- The detector looks at a frame scaled to a quarter (and coarser for big
+  dice) and marks every die's centre and size on a grid of 8 px.
+- The face classifier reads one die, cut as a square around its box, and
+  answers 1…6, edge or none; its pooled features are the embedding that a
+  venue's teach profile (parchis dice teach) compares with.
+
+It reads every source in ../shared/data/dice and renders synthetic dice with
+vision/synth (go run ./vision/train/render). Fixed seed; about 15 minutes on
+2 cores without a GPU. Debian: apt-get install python3-torch python3-pil.
+
+    python3 vision/train/train.py                  # the committed model
+    python3 vision/train/train.py --leave-out NAME  # without one source
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+
+def conv(cin, cout, stride=1, dil=1):
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride=stride, padding=dil, dilation=dil, bias=False),
+        nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class Face(nn.Module):
+    """48×48 RGB → logits of 1…6, edge, none, and a 96-d embedding."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 24, stride=2), conv(24, 32), nn.MaxPool2d(2),
+            conv(32, 64), nn.MaxPool2d(2), conv(64, 96))
+        self.fc = nn.Linear(96, len(data.CLASSES))
+
+    def forward(self, x):
+        e = F.adaptive_avg_pool2d(self.body(x), 1).flatten(1)
+        return self.fc(e), e
+
+
+class Detector(nn.Module):
+    """Any H×W RGB (multiple of 8) → 4 maps at 1/8: the die-centre logit,
+    log2 of the die's side, and the centre's offset within the cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 8, stride=2), conv(8, 16, stride=2), conv(16, 24, stride=2),
+            conv(24, 32), conv(32, 32, dil=2))
+        self.head = nn.Conv2d(32, 4, 1)
+        nn.init.constant_(self.head.bias, 0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+class Both(nn.Module):
+    """The exported model: two inputs, three outputs."""
+
+    def __init__(self, det, face, temperature):
+        super().__init__()
+        self.det, self.face, self.t = det, face, temperature
+
+    def forward(self, frame, crop):
+        logits, emb = self.face(crop)
+        return self.det(frame), logits, emb
+
+
+def to_tensor(u8):
+    """uint8 N×H×W×3 → float N×3×H×W in -0.5…0.5 (the Go reader's scaling)."""
+    return torch.from_numpy(u8).permute(0, 3, 1, 2).float().div_(255).sub_(0.5)
+
+
+def colour_aug(x, g):
+    """Brightness, contrast, colour cast, grey, inversion, blur, noise on a
+    batch in -0.5…0.5."""
+    n = x.shape[0]
+    dev = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
+    # channel mixing: hue and saturation changes, colour casts
+    m = torch.eye(3).expand(n, 3, 3) + (dev(n, 3, 3) - 0.5) * 0.5
+    x = torch.einsum("nij,njhw->nihw", m, x)
+    grey = dev(n) < 0.2
+    if grey.any():
+        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    inv = dev(n) < 0.15
+    x[inv] = -x[inv]
+    x = x * (0.5 + dev(n, 1, 1, 1) * 1.0) + (dev(n, 1, 1, 1) - 0.5) * 0.5
+    # uneven light: a gradient across the image
+    h, w = x.shape[2:]
+    yy, xx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
+    a = (dev(n, 2) - 0.5) * 0.6
+    x = x + (a[:, 0, None, None] * xx + a[:, 1, None, None] * yy)[:, None]
+    blur = dev(n) < 0.3
+    if blur.any():
+        k = torch.tensor([1., 2., 1.])
+        k = (k[:, None] * k[None, :]) / 16
+        xb = F.conv2d(x[blur].reshape(-1, 1, h, w), k[None, None], padding=1)
+        x[blur] = xb.reshape(-1, 3, h, w)
+    x = x + torch.randn(x.shape, generator=g) * dev(n, 1, 1, 1) * 0.06
+    return x.clamp(-0.6, 0.6)
+
+
+def face_batch(ctx, g, train):
+    """Cuts FACE_PX crops from the context crops: the middle FACE_SCALE /
+    CONTEXT, rotated, scaled, shifted and sheared at random when training."""
+    n = ctx.shape[0]
+    base = data.FACE_SCALE / data.CONTEXT
+    if train:
+        ang = torch.rand(n, generator=g) * 2 * np.pi
+        # the detector's box is off by up to a fifth of the die: the
+        # classifier must read a die off-centre and of a size not quite
+        # the training's
+        sc = base * (0.8 + 0.5 * torch.rand(n, generator=g))
+        sh = (torch.rand(n, 2, generator=g) - 0.5) * 0.3 * base * 2
+        pers = (torch.rand(n, 2, generator=g) - 0.5) * 0.3
+    else:
+        ang = torch.zeros(n)
+        sc = torch.full((n,), base)
+        sh = torch.zeros(n, 2)
+        pers = torch.zeros(n, 2)
+    c, s = torch.cos(ang), torch.sin(ang)
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = c * sc * (1 + pers[:, 0])
+    theta[:, 0, 1] = -s * sc + pers[:, 1] * sc
+    theta[:, 1, 0] = s * sc
+    theta[:, 1, 1] = c * sc * (1 - pers[:, 0])
+    theta[:, :, 2] = sh
+    grid = F.affine_grid(theta, (n, 3, data.FACE_PX, data.FACE_PX), align_corners=False)
+    x = F.grid_sample(ctx, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    if train:
+        x = colour_aug(x, g)
+    return x
+
+
+def make_jpeg_copies(ctx, rng, share=0.3):
+    out = ctx.copy()
+    for i in range(len(ctx)):
+        if rng.random() < share:
+            out[i] = data.jpeg(ctx[i], rng.randint(25, 90))
+    return out
+
+
+def train_face(x, y, w_val, g, epochs, log):
+    model = Face()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    n = len(x)
+    steps = epochs * ((n + 127) // 128)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.15)
+    xt = to_tensor(x)
+    yt = torch.from_numpy(y)
+    # balance the classes a little: rare ones count more
+    counts = np.bincount(y, minlength=len(data.CLASSES)).astype(np.float32)
+    cw = torch.from_numpy((counts.sum() / np.maximum(counts, 1) / len(counts)) ** 0.5)
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(n, generator=g)
+        tot, t0 = 0.0, time.time()
+        for i in range(0, n, 128):
+            idx = perm[i:i + 128]
+            xb = face_batch(xt[idx], g, True)
+            logits, _ = model(xb)
+            loss = F.cross_entropy(logits, yt[idx], weight=cw, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+        log(f"face epoch {ep + 1}/{epochs}: loss {tot / n:.4f} ({time.time() - t0:.0f} s)")
+    model.eval()
+    return model
+
+
+def heat_targets(targets, hw):
+    """Gaussian centre heat, log2 size and offset maps at stride 8."""
+    s = data.DET_STRIDE
+    gh, gw = hw[0] // s, hw[1] // s
+    n = len(targets)
+    heat = np.zeros((n, gh, gw), np.float32)
+    reg = np.zeros((n, 3, gh, gw), np.float32)
+    mask = np.zeros((n, gh, gw), np.float32)
+    yy, xx = np.mgrid[0:gh, 0:gw]
+    for i, t in enumerate(targets):
+        for cx, cy, side in t:
+            gx, gy = cx / s, cy / s
+            sig = max(0.5, side / s / 4)
+            heat[i] = np.maximum(heat[i], np.exp(-((xx + 0.5 - gx) ** 2 + (yy + 0.5 - gy) ** 2) / (2 * sig * sig)))
+            ix, iy = min(gw - 1, int(gx)), min(gh - 1, int(gy))
+            heat[i, iy, ix] = 1
+            reg[i, :, iy, ix] = (np.log2(max(side, 1)), gx - ix, gy - iy)
+            mask[i, iy, ix] = 1
+    return heat, reg, mask
+
+
+def det_loss(out, heat, reg, mask):
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = 1 - pos
+    fl = -(pos * (1 - p) ** 2 * torch.log(p) + neg * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p))
+    npos = pos.sum().clamp(min=1)
+    l_heat = fl.sum() / npos
+    l_reg = (F.smooth_l1_loss(out[:, 1:], reg, reduction="none").sum(1) * mask).sum() / npos
+    return l_heat + l_reg
+
+
+def rot90_targets(t, k, size):
+    """Rotates tile targets by k quarter turns (as torch.rot90 over H, W)."""
+    t = t.copy()
+    for _ in range(k % 4):
+        # rot90 counter-clockwise: (x, y) → (y, size - x)
+        x, y = t[:, 0].copy(), t[:, 1].copy()
+        t[:, 0], t[:, 1] = y, size - x
+    return t
+
+
+def train_det(tiles, targets, g, rng, epochs, log):
+    model = Detector()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    n = len(tiles)
+    bs = 64
+    steps = epochs * ((n + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.15)
+    xt = to_tensor(tiles)
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(n, generator=g).tolist()
+        tot, t0 = 0.0, time.time()
+        for i in range(0, n, bs):
+            idx = perm[i:i + bs]
+            k = rng.randint(0, 3)
+            xb = torch.rot90(xt[idx], k, (2, 3))
+            tb = [rot90_targets(targets[j], k, data.DET_TILE) for j in idx]
+            if rng.random() < 0.5:
+                xb = torch.flip(xb, (3,))
+                tb = [np.stack([data.DET_TILE - t[:, 0], t[:, 1], t[:, 2]], 1) if len(t) else t for t in tb]
+            xb = colour_aug(xb, g)
+            heat, reg, mask = heat_targets(tb, (data.DET_TILE, data.DET_TILE))
+            out = model(xb)
+            loss = det_loss(out, torch.from_numpy(heat), torch.from_numpy(reg), torch.from_numpy(mask))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(idx)
+        log(f"detector epoch {ep + 1}/{epochs}: loss {tot / n:.4f} ({time.time() - t0:.0f} s)")
+    model.eval()
+    return model
+
+
+def fit_temperature(logits, y):
+    """Temperature scaling on the validation split."""
+    t = torch.zeros(1, requires_grad=True)
+    opt = torch.optim.LBFGS([t], lr=0.1, max_iter=100)
+
+    def step():
+        opt.zero_grad()
+        loss = F.cross_entropy(logits / t.exp(), y)
+        loss.backward()
+        return loss
+    opt.step(step)
+    return float(t.exp())
+
+
+def choose_threshold(prob, y, max_wrong=0.002):
+    """The lowest confidence at which values answered on the validation
+    split are wrong at most max_wrong of the time (counted over every die
+    that should be read, as the bars count)."""
+    conf, pred = prob.max(1)
+    is_val = pred < 6
+    best = 1.0
+    for thr in np.linspace(0.3, 0.999, 300):
+        acc = is_val & (conf >= thr)
+        wrong = (acc & (pred != y)).sum().item()
+        if wrong <= max_wrong * max(1, (y < 6).sum().item()):
+            best = float(thr)
+            break
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default=os.path.join(REPO, "..", "shared", "data", "dice"))
+    ap.add_argument("--synth", default=os.path.join(REPO, "vision", "train", "cache", "synth"),
+                    help="folder of the synthetic renders (made when missing)")
+    ap.add_argument("--synth-n", type=int, default=6000)
+    ap.add_argument("--leave-out", default="", help="a source left out of training (scored in the report)")
+    ap.add_argument("--out", default="", help="the model file (default vision/model/dice.onnx; with --leave-out, none)")
+    ap.add_argument("--report", default="", help="the report (default vision/train/REPORT.md, or cache/loso-NAME.json)")
+    ap.add_argument("--face-epochs", type=int, default=20)
+    ap.add_argument("--det-epochs", type=int, default=14)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--face-only", action="store_true",
+                    help="train the classifier only, with the detector of the last full run (cache/)")
+    a = ap.parse_args()
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    data.seed_all(a.seed)
+    g = torch.Generator().manual_seed(a.seed)
+    t_start = time.time()
+    log = lambda s: print(f"[{time.time() - t_start:6.0f} s] {s}", flush=True)  # noqa: E731
+
+    if not os.path.exists(os.path.join(a.synth, "annotations.csv")):
+        log(f"rendering {a.synth_n} synthetic frames into {a.synth}")
+        subprocess.run(["go", "run", "./vision/train/render", "-o", a.synth, "-n", str(a.synth_n), "-seed", "1"],
+                       cwd=REPO, check=True)
+    sources = sorted(d for d in os.listdir(a.data) if os.path.isdir(os.path.join(a.data, d)))
+    if a.leave_out and a.leave_out not in sources:
+        sys.exit(f"train: --leave-out {a.leave_out}: no such source in {a.data}")
+    train_sources = [s for s in sources if s != a.leave_out]
+    log(f"sources: {', '.join(train_sources)} + synth" + (f"; left out: {a.leave_out}" if a.leave_out else ""))
+
+    # Every source is cut once (each stage with its own seeded generator,
+    # so that a cached stage leaves the others as they were) and the cuts
+    # are kept in cache/; a source left out is dropped afterwards.
+    cache = os.path.join(HERE, "cache")
+    os.makedirs(cache, exist_ok=True)
+    fp = os.path.join(cache, f"faces-{a.seed}.npz")
+    if os.path.exists(fp):
+        z = np.load(fp)
+        x, y, src, val = z["x"], z["y"], z["src"], z["val"]
+    else:
+        x, y, src, val = data.load_samples(a.data, sources, a.synth, random.Random(a.seed))
+        x = make_jpeg_copies(x, random.Random(a.seed + 1))
+        np.savez(fp, x=x, y=y, src=src, val=val)
+    keep = src != a.leave_out
+    x, y, src, val = x[keep], y[keep], src[keep], val[keep]
+    log(f"face samples: {len(x)} ({(~val).sum()} train, {val.sum()} validation); per class "
+        + ", ".join(f"{c}:{(y == i).sum()}" for i, c in enumerate(data.CLASSES)))
+    face = train_face(x[~val], y[~val], None, g, a.face_epochs, log)
+
+    det_file = os.path.join(cache, f"detector-{a.seed}.pt")
+    if a.face_only:
+        if not os.path.exists(det_file):
+            sys.exit(f"train: --face-only needs the detector of a full run ({det_file})")
+        det = Detector()
+        det.load_state_dict(torch.load(det_file))
+        det.eval()
+        log(f"detector from {det_file} (trained on every source)")
+    else:
+        tp = os.path.join(cache, f"tiles-{a.seed}.npz")
+        if os.path.exists(tp):
+            z = np.load(tp, allow_pickle=True)
+            tiles, targets, tsrc, tval = z["tiles"], list(z["targets"]), z["src"], z["val"]
+        else:
+            tiles, targets, tsrc, tval = data.det_tiles(a.data, sources, a.synth, random.Random(a.seed + 2))
+            tarr = np.empty(len(targets), dtype=object)
+            tarr[:] = targets
+            np.savez(tp, tiles=tiles, targets=tarr, src=tsrc, val=tval)
+        keep = (tsrc != a.leave_out) & ~tval
+        log(f"detector tiles: {keep.sum()}")
+        det = train_det(tiles[keep], [t for t, k in zip(targets, keep) if k], g, random.Random(a.seed + 3),
+                        a.det_epochs, log)
+        if not a.leave_out:
+            torch.save(det.state_dict(), det_file)
+
+    # calibration on the validation split
+    with torch.no_grad():
+        xv = face_batch(to_tensor(x[val]), g, False)
+        logits = face(xv)[0]
+    yv = torch.from_numpy(y[val])
+    temp = fit_temperature(logits, yv)
+    prob = F.softmax(logits / temp, 1)
+    thr = choose_threshold(prob, yv)
+    log(f"temperature {temp:.3f}; threshold {thr:.3f}")
+    per_source = {}
+    for s in sorted(set(src[val])):
+        m = torch.from_numpy(src[val] == s)
+        conf, pred = prob[m].max(1)
+        ys = yv[m]
+        face_m = ys < 6
+        read = (pred < 6) & (conf >= thr) & face_m
+        per_source[s] = {
+            "dice": int(face_m.sum()),
+            "top1": float(((pred == ys) & face_m).sum()) / max(1, int(face_m.sum())),
+            "read": float(read.sum()) / max(1, int(face_m.sum())),
+            "wrong": float((read & (pred != ys)).sum()) / max(1, int(face_m.sum())),
+        }
+        log(f"validation {s}: top-1 {per_source[s]['top1']:.3f}, read {per_source[s]['read']:.3f}, "
+            f"wrong {per_source[s]['wrong']:.4f} of {per_source[s]['dice']}")
+
+    out = a.out or (os.path.join(cache, f"loso-{a.leave_out}.onnx") if a.leave_out
+                    else os.path.join(REPO, "vision", "model", "dice.onnx"))
+    meta = {
+        "classes": ",".join(data.CLASSES), "face_px": str(data.FACE_PX), "face_scale": str(data.FACE_SCALE),
+        "det_stride": str(data.DET_STRIDE), "det_min": str(data.DET_MIN), "det_max": str(data.DET_MAX),
+        "temperature": f"{temp:.4f}", "threshold": f"{thr:.4f}", "seed": str(a.seed),
+        "trained_on": ",".join(train_sources + ["synth"]),
+    }
+    if out:
+        export(det, face, temp, meta, out)
+        log(f"wrote {out} ({os.path.getsize(out)} bytes)")
+        if not a.leave_out:
+            write_testdata(det, face, os.path.join(REPO, "vision", "model", "testdata"))
+    rep = a.report or (os.path.join(HERE, "cache", f"loso-{a.leave_out}.json") if a.leave_out
+                       else os.path.join(HERE, "cache", "train.json"))
+    os.makedirs(os.path.dirname(rep), exist_ok=True)
+    with open(rep, "w") as f:
+        json.dump({"meta": meta, "validation": per_source, "seconds": time.time() - t_start,
+                   "model": out}, f, indent=1)
+    log(f"done in {time.time() - t_start:.0f} s; report {rep}")
+
+
+def export(det, face, temp, meta, path):
+    import onnx  # noqa: F401  (only to set the metadata)
+    both = Both(det, face, temp).eval()
+    frame = torch.zeros(1, 3, 64, 64)
+    crop = torch.zeros(1, 3, data.FACE_PX, data.FACE_PX)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    torch.onnx.export(both, (frame, crop), path, input_names=["frame", "crop"],
+                      output_names=["det", "logits", "embedding"], opset_version=13,
+                      dynamic_axes={"frame": {2: "h", 3: "w"}, "det": {2: "gh", 3: "gw"}},
+                      do_constant_folding=True, training=torch.onnx.TrainingMode.EVAL)
+    m = onnx.load(path)
+    for k, v in sorted(meta.items()):
+        p = m.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(m, path)
+
+
+def write_testdata(det, face, folder):
+    """Inputs and the framework's outputs, for the Go interpreter's test."""
+    os.makedirs(folder, exist_ok=True)
+    g = torch.Generator().manual_seed(7)
+    frame = torch.rand(1, 3, 40, 56, generator=g) - 0.5
+    crop = torch.rand(1, 3, data.FACE_PX, data.FACE_PX, generator=g) - 0.5
+    with torch.no_grad():
+        d = det(frame)
+        logits, emb = face(crop)
+    arrays = {"frame": frame, "crop": crop, "det": d, "logits": logits, "embedding": emb}
+    with open(os.path.join(folder, "model-io.json"), "w") as f:
+        json.dump({k: {"shape": list(v.shape), "data": [round(float(z), 6) for z in v.flatten()]}
+                   for k, v in arrays.items()}, f)
+
+
+if __name__ == "__main__":
+    main()
