@@ -1,7 +1,7 @@
 package vision
 
 import (
-		"image"
+	"image"
 	_ "image/jpeg"
 	_ "image/png"
 	"os"

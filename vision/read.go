@@ -106,11 +106,13 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 		return Result{Answer: None, Confidence: 1}
 	}
 	rd.detect(px, region)
-	var dice []int // candidates that are dice, by index in rd.dets
+	// candidates that are dice, by index in rd.dets: whole ones, and
+	// ones the image's border cuts
+	var whole, cutDice []int
 	var first Result
 	best := 0.0
 	for i := range rd.dets {
-		if i >= maxClassified || len(dice) >= 2 {
+		if i >= maxClassified || len(whole) >= 2 {
 			break
 		}
 		d := &rd.dets[i]
@@ -123,23 +125,29 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 			best = max(best, d.score*(1-rd.probs[rd.m.classNone]))
 			continue
 		}
-		if len(dice) == 0 {
+		if cut(*d, region) {
+			cutDice = append(cutDice, i)
+			continue
+		}
+		if len(whole) == 0 {
 			first = r
 		}
-		dice = append(dice, i)
+		whole = append(whole, i)
 	}
-	switch len(dice) {
-	case 0:
-		return Result{Answer: None, Confidence: 1 - best}
-	case 1:
-		d := rd.dets[dice[0]]
-		if cut(d, region) {
-			return Result{Answer: Unsure, Confidence: first.Confidence, Box: d.box()}
-		}
+	switch {
+	case len(whole) >= 2:
+		a, b := rd.dets[whole[0]], rd.dets[whole[1]]
+		return Result{Answer: Multi, Confidence: min(a.score, b.score), Box: a.box().Union(b.box())}
+	case len(whole) == 1:
+		// a die cut by the border beside a whole one is a neighbour in a
+		// photo (the tray camera sees the whole tray): the whole die is
+		// the one read
 		return first
+	case len(cutDice) > 0:
+		d := rd.dets[cutDice[0]]
+		return Result{Answer: Unsure, Confidence: d.score, Box: d.box()}
 	}
-	a, b := rd.dets[dice[0]], rd.dets[dice[1]]
-	return Result{Answer: Multi, Confidence: min(a.score, b.score), Box: a.box().Union(b.box())}
+	return Result{Answer: None, Confidence: 1 - best}
 }
 
 // cut reports whether a die reaches out of the region by more than the
@@ -331,11 +339,11 @@ func (rd *Reader) classify(px pixels, d *det) Result {
 	rd.emb = append(rd.emb[:0], out[1].Data...)
 	softmax(rd.probs[:], out[0].Data, rd.m.temp)
 	if views > 1 {
-		// the same die a quarter turn round: a face reads the same, and
-		// the geometric mean of the two readings is sure only where both
-		// are (a guess on a die unlike any trained on seldom survives the
-		// turn)
-		rot90(rd.crop.Data, n)
+		// the same die in a mirror: a face reads the same (and a photo
+		// from the side stays upright), and the geometric mean of the two
+		// readings is sure only where both are: a guess on a die unlike
+		// any trained on seldom survives the mirror
+		mirror(rd.crop.Data, n)
 		out, err := rd.sess.Run(map[string]*onnx.Tensor{"crop": &rd.crop}, "logits", "embedding")
 		if err != nil {
 			panic("vision: classifier: " + err.Error())
@@ -382,21 +390,16 @@ func (rd *Reader) answer(d *det) Result {
 	return Result{Answer: Unsure, Confidence: best, Box: box}
 }
 
-// views is how many quarter turns of each die the classifier reads.
+// views is how many readings of each die the classifier makes: as it is,
+// and mirrored.
 const views = 2
 
-// rot90 turns the planes of an n×n image a quarter turn, in place.
-func rot90(p []float32, n int) {
-	for c := 0; c < len(p)/(n*n); c++ {
-		a := p[c*n*n : (c+1)*n*n]
-		for y := 0; y < n/2; y++ {
-			for x := y; x < n-1-y; x++ {
-				t := a[y*n+x]
-				a[y*n+x] = a[x*n+n-1-y]
-				a[x*n+n-1-y] = a[(n-1-y)*n+n-1-x]
-				a[(n-1-y)*n+n-1-x] = a[(n-1-x)*n+y]
-				a[(n-1-x)*n+y] = t
-			}
+// mirror flips the planes of an n×n image left to right, in place.
+func mirror(p []float32, n int) {
+	for r := 0; r < len(p)/n; r++ {
+		row := p[r*n : (r+1)*n]
+		for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+			row[i], row[j] = row[j], row[i]
 		}
 	}
 }

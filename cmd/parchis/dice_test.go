@@ -129,3 +129,58 @@ func TestDiceRead_UsesColour(t *testing.T) {
 		t.Error("no photo reads differently in colour: the test cannot tell colour from grey")
 	}
 }
+
+// TestDiceTeach_WritesAProfileThatReadUses teaches two synthetic photos of
+// each face, reads with the profile, and refuses a photo labelled with
+// another face than it shows, naming it.
+func TestDiceTeach_WritesAProfileThatReadUses(t *testing.T) {
+	dir := t.TempDir()
+	var csv strings.Builder
+	csv.WriteString("file,label\n")
+	for face := 1; face <= 6; face++ {
+		for k := 0; k < 2; k++ {
+			name := "f" + string(rune('0'+face)) + string(rune('a'+k)) + ".png"
+			s := synth.Scene{W: 160, H: 160, Tray: synth.Trays[k], Seed: uint64(face*10 + k)}
+			s.Dice = []synth.Die{{Face: face, X: 80 + float64(k*5), Y: 80, Size: 60 + float64(k*6), Angle: 0.3 + float64(k), Body: synth.Palettes[0].Body, Pip: synth.Palettes[0].Pip}}
+			f, err := os.Create(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			png.Encode(f, synth.Render(s))
+			f.Close()
+			csv.WriteString(name + "," + string(rune('0'+face)) + "\n")
+		}
+	}
+	labels := filepath.Join(dir, "labels.csv")
+	os.WriteFile(labels, []byte(csv.String()), 0o644)
+	profile := filepath.Join(dir, "venue.profile")
+	var out, errb bytes.Buffer
+	if code := runDice([]string{"teach", "-o", profile, labels}, nil, &out, &errb); code != 0 {
+		t.Fatalf("teach: exit %d: %s", code, errb.String())
+	}
+	if _, err := vision.LoadProfile(profile, nil); err != nil {
+		t.Fatalf("the profile written does not load: %v", err)
+	}
+	probe := writeDie(t, dir, "probe.png", 4)
+	out.Reset()
+	if code := runDice([]string{"read", "-profile", profile, probe}, nil, &out, &errb); code != 0 {
+		t.Fatalf("read -profile: exit %d: %s", code, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), probe+"\t4 ") {
+		t.Errorf("read -profile: %q, want the 4", out.String())
+	}
+
+	// a photo of a 2 labelled 5
+	bad := strings.Replace(csv.String(), "f2a.png,2", "f2a.png,5", 1)
+	os.WriteFile(labels, []byte(bad), 0o644)
+	errb.Reset()
+	if code := runDice([]string{"teach", "-o", filepath.Join(dir, "bad.profile"), labels}, nil, &out, &errb); code != 2 {
+		t.Errorf("teach with a wrong label: exit %d, want 2", code)
+	}
+	if !strings.Contains(errb.String(), "f2a.png") {
+		t.Errorf("the refusal does not name the photo: %s", errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.profile")); err == nil {
+		t.Error("a profile was written from photos that disagree")
+	}
+}

@@ -24,6 +24,7 @@ type Model struct {
 	Meta    map[string]string // metadata_props
 	nodes   []node
 	weights map[string]*Tensor
+	wino    map[*node][]float32 // the kernels of the Convs done by winograd, transformed
 }
 
 // Tensor is a dense float32 tensor.
@@ -92,6 +93,17 @@ func Parse(b []byte) (*Model, error) {
 	}
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("onnx: %w", err)
+	}
+	m.wino = map[*node][]float32{}
+	for i := range m.nodes {
+		n := &m.nodes[i]
+		if n.op != "Conv" {
+			continue
+		}
+		w := m.weights[n.in[1]]
+		if stride, dil, _ := geom(n, 3, 3); winogradOK(w, stride, dil) {
+			m.wino[n] = winogradWeights(w)
+		}
 	}
 	return m, nil
 }

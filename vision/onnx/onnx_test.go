@@ -157,3 +157,68 @@ func FuzzParse(f *testing.F) {
 		_, _ = m.NewSession().Run(in)
 	})
 }
+
+// TestWinograd_MatchesIm2col compares the two ways of convolving on odd
+// sizes and every padding, with and without bias and relu.
+func TestWinograd_MatchesIm2col(t *testing.T) {
+	rnd := func(n int, seed uint32) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			seed = seed*1664525 + 1013904223
+			out[i] = float32(seed>>8)/float32(1<<24) - 0.5
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		cin, cout, h, w int
+		pads            [4]int
+	}{
+		{3, 5, 9, 11, [4]int{1, 1, 1, 1}},
+		{4, 6, 8, 8, [4]int{0, 0, 0, 0}},
+		{2, 3, 7, 5, [4]int{1, 0, 0, 1}},
+		{6, 4, 3, 3, [4]int{2, 2, 2, 2}},
+		{1, 1, 5, 4, [4]int{1, 1, 1, 1}},
+	} {
+		w := &Tensor{Shape: []int{tc.cout, tc.cin, 3, 3}, Data: rnd(tc.cout*tc.cin*9, 1)}
+		x := &Tensor{Shape: []int{1, tc.cin, tc.h, tc.w}, Data: rnd(tc.cin*tc.h*tc.w, 2)}
+		b := &Tensor{Shape: []int{tc.cout}, Data: rnd(tc.cout, 3)}
+		n := &node{op: "Conv", ints: map[string][]int64{"pads": {int64(tc.pads[0]), int64(tc.pads[1]), int64(tc.pads[2]), int64(tc.pads[3])}}}
+		for _, relu := range []bool{false, true} {
+			plain := &Model{wino: map[*node][]float32{}}
+			fast := &Model{wino: map[*node][]float32{n: winogradWeights(w)}}
+			var want, got Tensor
+			if err := plain.NewSession().conv(&want, x, w, b, n, relu); err != nil {
+				t.Fatal(err)
+			}
+			if err := fast.NewSession().conv(&got, x, w, b, n, relu); err != nil {
+				t.Fatal(err)
+			}
+			near(t, "winograd", &got, ioTensor{Shape: want.Shape, Data: want.Data}, 1e-5)
+		}
+	}
+}
+
+func BenchmarkConv3x3_32to64_24x24(b *testing.B) {
+	benchConv(b, 32, 64, 24, 24, true)
+}
+
+func BenchmarkConv3x3_32to64_24x24_Im2col(b *testing.B) {
+	benchConv(b, 32, 64, 24, 24, false)
+}
+
+func benchConv(b *testing.B, cin, cout, h, w int, wino bool) {
+	wt := &Tensor{Shape: []int{cout, cin, 3, 3}, Data: make([]float32, cout*cin*9)}
+	x := &Tensor{Shape: []int{1, cin, h, w}, Data: make([]float32, cin*h*w)}
+	n := &node{op: "Conv", ints: map[string][]int64{"pads": {1, 1, 1, 1}}}
+	m := &Model{wino: map[*node][]float32{}}
+	if wino {
+		m.wino[n] = winogradWeights(wt)
+	}
+	s := m.NewSession()
+	var out Tensor
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s.conv(&out, x, wt, nil, n, true)
+	}
+	b.ReportMetric(float64(cin*cout*9*h*w)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
+}

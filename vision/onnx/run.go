@@ -12,6 +12,8 @@ type Session struct {
 	vals  map[string]*Tensor
 	plans map[string]*plan
 	col   []float32
+	wv    []float32 // winograd's transformed input
+	wm    []float32 // and products
 	out   []*Tensor
 }
 
@@ -210,6 +212,17 @@ func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 		return fmt.Errorf("input %v is smaller than the kernel", x.Shape)
 	}
 	dst.reshape(nb, cout, oh, ow)
+	if u := s.m.wino[n]; u != nil {
+		var bias []float32
+		if b != nil {
+			bias = b.Data
+		}
+		for bi := 0; bi < nb; bi++ {
+			s.wv, s.wm = winograd(dst.Data[bi*cout*oh*ow:(bi+1)*cout*oh*ow], x.Data[bi*cin*h*wd:(bi+1)*cin*h*wd],
+				u, bias, cin, h, wd, cout, oh, ow, pads, relu, s.wv, s.wm)
+		}
+		return nil
+	}
 	np, kk := oh*ow, cin*kh*kw
 	direct := kh == 1 && kw == 1 && stride == [2]int{1, 1} && pads == [4]int{}
 	if !direct && cap(s.col) < kk*np {

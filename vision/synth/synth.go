@@ -499,8 +499,9 @@ func similar(a, b color.RGBA) bool {
 // bodies and pips of any colour (dark pips on light dice and light on
 // dark), gloss, the camera up to 50° from straight down for flat dice
 // (dice on an edge or leaning 35…55° are seen from at most 5°, as by the
-// tray camera: seen from the side they look like flat dice), textured
-// trays and cups,
+// tray camera: seen from the side they look like flat dice), the camera
+// held upright (it looks from the image's bottom, give or take 30°),
+// textured trays and cups,
 // uneven light, blur and noise. Dice are sized minSize…maxSize px and do
 // not overlap.
 func WideScene(seed uint64, w, h int, kind Kind, n int, minSize, maxSize float64) Scene {
@@ -520,7 +521,9 @@ func WideScene(seed uint64, w, h int, kind Kind, n int, minSize, maxSize float64
 	} else {
 		s.View = 5 * rng.Float64()
 	}
-	s.ViewDir = rng.Float64() * 2 * math.Pi
+	// a photo taken from the side is held upright: the camera looks from
+	// the image's bottom, so the side faces show below the top face
+	s.ViewDir = 3*math.Pi/2 + (rng.Float64()-0.5)*math.Pi/3
 	for tries := 0; len(s.Dice) < n && tries < 50*n; tries++ {
 		size := minSize + rng.Float64()*(maxSize-minSize)
 		m := size * 0.9

@@ -168,10 +168,22 @@ def single_images(root, name):
     return out
 
 
+# Sources photographed straight down: a die there may lie at any rotation.
+# The others are seen from the side, the photo held upright: which face is
+# on top shows by where it lies in the image, and a training sample must
+# keep that (it is turned a little only).
+TOP_DOWN = {"tomitomi3_gray128", "banachowicz_rpgsets"}
+
+
 def load_samples(root, sources, synth_dir, rng):
-    """Face samples: (ctx uint8 CTX_PX×CTX_PX×3, class, source, is_val)."""
+    """Face samples: (ctx uint8 CTX_PX×CTX_PX×3, class, source, is_val,
+    upright)."""
     frames = Frames()
-    xs, ys, srcs, vals = [], [], [], []
+    xs, ys, srcs, vals, ups = [], [], [], [], []
+    views = {}
+    if synth_dir:
+        for r in read_csv(os.path.join(synth_dir, "annotations.csv")):
+            views[os.path.join(synth_dir, r["frame"])] = float(r["view"] or 0)
 
     def add(img, box, cls, src, key):
         x0, y0, x1, y1 = box
@@ -180,6 +192,7 @@ def load_samples(root, sources, synth_dir, rng):
         ys.append(cls)
         srcs.append(src)
         vals.append(is_val(key))
+        ups.append(views.get(key, 0) >= 10 if src == "synth" else src not in TOP_DOWN)
 
     allsrc = list(sources) + (["synth"] if synth_dir else [])
     for src in allsrc:
@@ -213,7 +226,7 @@ def load_samples(root, sources, synth_dir, rng):
             else:
                 box = (10, 10, w - 10, h - 10)
             add(img, box, CLASSES.index(lab), src, f)
-    return np.stack(xs), np.array(ys, dtype=np.int64), np.array(srcs), np.array(vals)
+    return np.stack(xs), np.array(ys, dtype=np.int64), np.array(srcs), np.array(vals), np.array(ups)
 
 
 def det_tiles(root, sources, synth_dir, rng, per_frame=2):

@@ -80,14 +80,15 @@ def main():
                  f"{pct(mf['multi_rate']) if mf['multi'] else '–'} | {v['crops']['ms_per_image']:.1f} |")
     if loso:
         L.append("\n## Leave one source out: a venue never seen\n")
-        L.append("Each row: the classifier trained without that source (same recipe and seed; the detector is "
-                 "the full run's), the Go reader scored on the source left out.\n")
-        L.append("| left out | crops ≥40 px | read | wrong | all crops: read | wrong |")
-        L.append("|---|---:|---:|---:|---:|---:|")
+        L.append("Each row: the classifier trained without that source (same recipe and seed, for the epochs "
+                 "given; the detector is the full run's, so the left-out source's frames were seen by it), "
+                 "the Go reader scored on the source left out.\n")
+        L.append("| left out | classifier epochs | crops ≥40 px | read | wrong | all crops: read | wrong |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|")
         for s in sources:
             if s in loso:
                 v = loso[s]
-                L.append(f"| {s} | {v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
+                L.append(f"| {s} | {v.get('face_epochs', 20)} | {v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
                          f"{100 * v['crops_40px']['wrong']:.2f}% | {pct(v['crops']['read'])} | "
                          f"{100 * v['crops']['wrong']:.2f}% |")
     with open(os.path.join(HERE, "REPORT.md"), "w") as f:

@@ -121,13 +121,18 @@ def colour_aug(x, g):
     return x.clamp(-0.6, 0.6)
 
 
-def face_batch(ctx, g, train):
+def face_batch(ctx, g, train, upright=None):
     """Cuts FACE_PX crops from the context crops: the middle FACE_SCALE /
-    CONTEXT, rotated, scaled, shifted and sheared at random when training."""
+    CONTEXT, rotated, scaled, shifted and sheared at random when training.
+    A die seen from the side (upright) is turned by 25° at most, others by
+    any angle."""
     n = ctx.shape[0]
     base = data.FACE_SCALE / data.CONTEXT
     if train:
         ang = torch.rand(n, generator=g) * 2 * np.pi
+        if upright is not None:
+            small = (torch.rand(n, generator=g) - 0.5) * (50 * np.pi / 180)
+            ang = torch.where(upright, small, ang)
         # the detector's box is off by up to a fifth of the die: the
         # classifier must read a die off-centre and of a size not quite
         # the training's
@@ -161,7 +166,7 @@ def make_jpeg_copies(ctx, rng, share=0.3):
     return out
 
 
-def train_face(x, y, w_val, g, epochs, log):
+def train_face(x, y, up, g, epochs, log):
     model = Face()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     n = len(x)
@@ -169,6 +174,7 @@ def train_face(x, y, w_val, g, epochs, log):
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.15)
     xt = to_tensor(x)
     yt = torch.from_numpy(y)
+    upt = torch.from_numpy(up)
     # balance the classes a little: rare ones count more
     counts = np.bincount(y, minlength=len(data.CLASSES)).astype(np.float32)
     cw = torch.from_numpy((counts.sum() / np.maximum(counts, 1) / len(counts)) ** 0.5)
@@ -178,7 +184,7 @@ def train_face(x, y, w_val, g, epochs, log):
         tot, t0 = 0.0, time.time()
         for i in range(0, n, 128):
             idx = perm[i:i + 128]
-            xb = face_batch(xt[idx], g, True)
+            xb = face_batch(xt[idx], g, True, upt[idx])
             logits, _ = model(xb)
             loss = F.cross_entropy(logits, yt[idx], weight=cw, label_smoothing=0.05)
             opt.zero_grad()
@@ -339,16 +345,16 @@ def main():
     fp = os.path.join(cache, f"faces-{a.seed}.npz")
     if os.path.exists(fp):
         z = np.load(fp)
-        x, y, src, val = z["x"], z["y"], z["src"], z["val"]
+        x, y, src, val, up = z["x"], z["y"], z["src"], z["val"], z["up"]
     else:
-        x, y, src, val = data.load_samples(a.data, sources, a.synth, random.Random(a.seed))
+        x, y, src, val, up = data.load_samples(a.data, sources, a.synth, random.Random(a.seed))
         x = make_jpeg_copies(x, random.Random(a.seed + 1))
-        np.savez(fp, x=x, y=y, src=src, val=val)
+        np.savez(fp, x=x, y=y, src=src, val=val, up=up)
     keep = src != a.leave_out
-    x, y, src, val = x[keep], y[keep], src[keep], val[keep]
+    x, y, src, val, up = x[keep], y[keep], src[keep], val[keep], up[keep]
     log(f"face samples: {len(x)} ({(~val).sum()} train, {val.sum()} validation); per class "
         + ", ".join(f"{c}:{(y == i).sum()}" for i, c in enumerate(data.CLASSES)))
-    face = train_face(x[~val], y[~val], None, g, a.face_epochs, log)
+    face = train_face(x[~val], y[~val], up[~val], g, a.face_epochs, log)
 
     det_file = os.path.join(cache, f"detector-{a.seed}.pt")
     if a.face_only:
