@@ -117,12 +117,6 @@ type Camera struct {
 	// Calibration is the tray's calibration file written by parchisd
 	// calibrate; empty uses the whole frame.
 	Calibration string `yaml:"calibration"`
-	// Model is a die recogniser model (ONNX, from vision/train) to use
-	// instead of the one built in; empty uses the built-in one.
-	Model string `yaml:"model"`
-	// Profile is the venue's dice, taught by parchisd calibrate or
-	// parchis dice teach; empty reads with the model alone.
-	Profile string `yaml:"profile"`
 }
 
 // MQTT is the table's broker connection.

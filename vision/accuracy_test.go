@@ -1,11 +1,14 @@
 package vision
 
 import (
+	"encoding/csv"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,13 +39,40 @@ func loadLabels(t testing.TB, dir string) []Label {
 	return ls
 }
 
+// boxSizes returns, per file (frame or crop), the smallest short side of
+// the annotated dice in it.
 func boxSizes(t testing.TB, dir string) map[string]float64 {
 	t.Helper()
-	m, err := BoxSizes(dir)
+	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string]float64{}
+	for _, r := range rows[1:] {
+		x0, _ := strconv.ParseFloat(r[col["xmin"]], 64)
+		y0, _ := strconv.ParseFloat(r[col["ymin"]], 64)
+		x1, _ := strconv.ParseFloat(r[col["xmax"]], 64)
+		y1, _ := strconv.ParseFloat(r[col["ymax"]], 64)
+		s := min(x1-x0, y1-y0)
+		for _, k := range []string{r[col["frame"]], r[col["crop"]]} {
+			if k == "" {
+				continue
+			}
+			if v, ok := out[k]; !ok || s < v {
+				out[k] = s
+			}
+		}
+	}
+	return out
 }
 
 func decodeFile(t testing.TB, path string) *image.Gray { return Gray(decodeImage(t, path)) }
@@ -76,7 +106,7 @@ func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label
 		got := rd.ReadImage(img)
 		tl.Add(l.Want, got, time.Since(t0))
 		if verbose && got.Label() != l.Want.Label() {
-			t.Logf("%s want %s got %s %.2f", l.File, l.Want, got, got.Confidence)
+			t.Logf("%s want %s got %s %.2f tilt %.0f", l.File, l.Want, got, got.Confidence, got.Tilt)
 		}
 	}
 	return &tl
@@ -120,55 +150,47 @@ func TestAccuracy_Tomitomi3_ReadsTopDownDice(t *testing.T) {
 	checkValues(t, "tomitomi3_gray128", tl, 0.99)
 }
 
-func isCrop(l Label) bool { return IsCrop(l.File) }
+func isCrop(l Label) bool { return strings.HasPrefix(l.File, "crops/") }
 
-// The sources of photos seen from the side or from above with boxes, each
-// read as crops and as whole frames.
-var boxedSources = []string{"matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"}
-
-// TestAccuracy_Crops holds every source's crops of a die at least 40 px
-// wide to a read-rate of 97%, and all its crops to a wrong-rate of 0.2%.
-func TestAccuracy_Crops(t *testing.T) {
-	for _, source := range boxedSources {
-		t.Run(source, func(t *testing.T) {
-			dir := needData(t, source)
-			ls := loadLabels(t, dir)
-			sizes := boxSizes(t, dir)
-			big := evalLabels(t, dir, ls, DefaultOpts, func(l Label) bool {
-				s, ok := sizes[l.File]
-				// a source's own crops have no box: their dice are 60 px and more
-				return isCrop(l) && (s >= 40 || !ok) && subset(l)
-			})
-			checkValues(t, source+" crops ≥40 px", big, 0.97)
-			small := evalLabels(t, dir, ls, DefaultOpts, func(l Label) bool {
-				s, ok := sizes[l.File]
-				return isCrop(l) && ok && s < 40 && subset(l)
-			})
-			checkValues(t, source+" crops <40 px", small, 0)
-		})
-	}
+func TestAccuracy_Matteop65_Crops(t *testing.T) {
+	testCrops(t, "matteop65_wood")
 }
 
-// TestAccuracy_Frames holds every source's whole frames to a wrong-rate of
-// 0.2% and its frames of several dice at least 40 px wide to 95% multi.
-func TestAccuracy_Frames(t *testing.T) {
-	for _, source := range boxedSources {
-		t.Run(source, func(t *testing.T) {
-			dir := needData(t, source)
-			ls := loadLabels(t, dir)
-			sizes := boxSizes(t, dir)
-			tl := evalLabels(t, dir, ls, DefaultOpts, func(l Label) bool { return !isCrop(l) && subset(l) })
-			checkValues(t, source+" frames", tl, 0)
-			if n := tl.Total("none"); n > 0 {
-				t.Logf("%s empty frames: none on %d of %d", source, int(tl.Rate("none")*float64(n)+0.5), n)
-			}
-			big := evalLabels(t, dir, ls, DefaultOpts, func(l Label) bool {
-				return !isCrop(l) && l.Want.Answer == Multi && sizes[l.File] >= 40 && subset(l)
-			})
-			t.Logf("%s multi frames, dice ≥40 px: %s", source, big.Summary())
-			if big.Total("multi") > 0 {
-				atLeast(t, source+" multi", "multi recognised on", big.Rate("multi"), 0.95)
-			}
-		})
+func TestAccuracy_Dice3_Crops(t *testing.T) {
+	testCrops(t, "dice3_roboflow_v3")
+}
+
+func testCrops(t *testing.T, source string) {
+	dir := needData(t, source)
+	ls := loadLabels(t, dir)
+	sizes := boxSizes(t, dir)
+	opts := ObliqueOpts(DefaultOpts)
+	big := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] >= 40 && subset(l) })
+	checkValues(t, source+" crops ≥40 px", big, 0.97)
+	small := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] < 40 && subset(l) })
+	checkValues(t, source+" crops <40 px", small, 0)
+}
+
+func TestAccuracy_Matteop65_Frames(t *testing.T) {
+	testFrames(t, "matteop65_wood")
+}
+
+func TestAccuracy_Dice3_Frames(t *testing.T) {
+	testFrames(t, "dice3_roboflow_v3")
+}
+
+func testFrames(t *testing.T, source string) {
+	dir := needData(t, source)
+	ls := loadLabels(t, dir)
+	sizes := boxSizes(t, dir)
+	opts := ObliqueOpts(DefaultOpts)
+	tl := evalLabels(t, dir, ls, opts, func(l Label) bool { return !isCrop(l) && subset(l) })
+	checkValues(t, source+" frames", tl, 0)
+	big := evalLabels(t, dir, ls, opts, func(l Label) bool {
+		return !isCrop(l) && l.Want.Answer == Multi && sizes[l.File] >= 40 && subset(l)
+	})
+	t.Logf("%s multi frames, dice ≥40 px: %s", source, big.Summary())
+	if big.Total("multi") > 0 {
+		atLeast(t, source+" multi", "multi recognised on", big.Rate("multi"), 0.95)
 	}
 }

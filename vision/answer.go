@@ -41,6 +41,7 @@ type Result struct {
 	Value      int             // 1…6 when Answer is Value, else 0
 	Confidence float64         // 0…1: how sure the reader is of Answer
 	Box        image.Rectangle // the die (or the dice) in image coordinates; empty for None
+	Tilt       float64         // tilt of the read face from flat, degrees (estimated)
 }
 
 // String returns the answer as the commands print it: "1"…"6" for a

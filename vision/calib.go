@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"path/filepath"
 
 	"gopkg.in/yaml.v3"
 )
@@ -16,11 +15,7 @@ import (
 type Calibration struct {
 	Frame   Rect    `yaml:"frame"`       // size of the calibrated frames (X, Y are 0)
 	Tray    Rect    `yaml:"tray"`        // the tray within the frame
-	DieSize float64 `yaml:"die_size_px"` // width of the die as the detector boxes it, px
-	// Background is the image of the empty tray (a PNG beside the
-	// calibration file, or an absolute path), or empty: with it, a die
-	// must differ from the empty tray.
-	Background string `yaml:"background,omitempty"`
+	DieSize float64 `yaml:"die_size_px"` // width of the die's top face, px
 }
 
 // Rect is a rectangle as stored in the configuration.
@@ -37,34 +32,11 @@ func (r Rect) Rectangle() image.Rectangle { return image.Rect(r.X, r.Y, r.X+r.W,
 // RectOf returns the Rect of an image.Rectangle.
 func RectOf(r image.Rectangle) Rect { return Rect{r.Min.X, r.Min.Y, r.Dx(), r.Dy()} }
 
-// Apply returns o with the tray and die size of c. The background, a
-// file, is loaded by [Calibration.LoadBackground].
+// Apply returns o with the tray and die size of c.
 func (c Calibration) Apply(o Opts) Opts {
 	o.Tray = c.Tray.Rectangle()
 	o.DieSize = c.DieSize
 	return o
-}
-
-// LoadBackground decodes the empty tray's image named by c.Background,
-// relative to dir (the calibration file's folder), with decode; nil when
-// c names none. An image of another size than the calibrated frames is
-// refused: it belongs to another camera setting.
-func (c Calibration) LoadBackground(dir string, decode func(string) (image.Image, error)) (image.Image, error) {
-	if c.Background == "" {
-		return nil, nil
-	}
-	p := c.Background
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	img, err := decode(p)
-	if err != nil {
-		return nil, fmt.Errorf("calibration background: %w", err)
-	}
-	if b := img.Bounds(); b.Dx() != c.Frame.W || b.Dy() != c.Frame.H {
-		return nil, fmt.Errorf("calibration background %s: %dx%d, but the frames are %dx%d", p, b.Dx(), b.Dy(), c.Frame.W, c.Frame.H)
-	}
-	return img, nil
 }
 
 // WriteYAML writes c as the "dice_camera" section of the configuration.
@@ -96,7 +68,7 @@ func ReadCalibrationYAML(r io.Reader) (Calibration, error) {
 var (
 	ErrFrameSize = errors.New("the two frames differ in size")
 	ErrNoDie     = errors.New("no die found: nothing differs between the empty tray and the frame with the die")
-	ErrDieRead   = errors.New("no die found where the frames differ: make it lie flat in the middle of the tray, under even light")
+	ErrDieRead   = errors.New("the die is not readable: make it lie flat in the middle of the tray, under even light")
 )
 
 // Calibrate finds the tray and the die size from a frame of the empty tray
@@ -127,20 +99,13 @@ func Calibrate(empty, withDie *image.Gray) (Calibration, error) {
 	if n < 50 {
 		return Calibration{}, fmt.Errorf("calibrate: %w", ErrNoDie)
 	}
-	// the die's size as the detector boxes it, so that a reader told it
-	// searches at the scale that suits it
 	rd := NewReader(nil)
-	rd.detect(pixelsOf(withDie), withDie.Rect)
-	var size float64
-	for _, d := range rd.dets {
-		if image.Pt(int(d.cx), int(d.cy)).Sub(withDie.Rect.Min).In(box.Inset(-box.Dx() / 4)) {
-			size = d.side
-			break
-		}
+	sub := withDie.SubImage(box.Add(withDie.Rect.Min).Inset(-box.Dx() / 3)).(*image.Gray)
+	res := rd.Read(sub)
+	if res.Answer != Value {
+		return Calibration{}, fmt.Errorf("calibrate: die read as %s: %w", res, ErrDieRead)
 	}
-	if size == 0 {
-		return Calibration{}, fmt.Errorf("calibrate: %w", ErrDieRead)
-	}
+	size := float64(res.Box.Dx()+res.Box.Dy()) / 2
 	// the tray: flood from around the die over cells like the tray there
 	tray := trayAround(empty, box)
 	return Calibration{

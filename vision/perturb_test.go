@@ -36,7 +36,7 @@ var perturbations = []struct {
 	{"Gaussian blur σ 0.7", func(m *image.RGBA) image.Image {
 		k := make([]float64, 5)
 		for i := range k {
-			k[i] = math.Exp(-float64((i-2)*(i-2)) / (2 * 0.7 * 0.7))
+			k[i] = math.Exp(-sq(float64(i-2)) / (2 * 0.7 * 0.7))
 		}
 		return blur(m, k)
 	}},
@@ -103,7 +103,7 @@ func blur(m *image.RGBA, k []float64) image.Image {
 // a value, of the sources seen from the side, after each perturbation: no
 // value may be wrong (unsure is fine).
 func TestAccuracy_Perturbed_NoWrongValue(t *testing.T) {
-	opts := DefaultOpts
+	opts := ObliqueOpts(DefaultOpts)
 	rd := NewReader(&opts)
 	for _, source := range []string{"dice3_roboflow_v3", "matteop65_wood"} {
 		dir := needData(t, source)
@@ -138,7 +138,7 @@ func TestAccuracy_Perturbed_NoWrongValue(t *testing.T) {
 // shows the die's body against the table, which a crop mostly leaves out:
 // a dark die on a light table is then one dark blot, as a one's pip is.
 func TestAccuracy_PerturbedFrames_NoWrongValue(t *testing.T) {
-	opts := DefaultOpts
+	opts := ObliqueOpts(DefaultOpts)
 	rd := NewReader(&opts)
 	p := perturbations[0]
 	for _, source := range []string{"dice3_roboflow_v3", "matteop65_wood"} {

@@ -29,7 +29,7 @@ func synthTally(t *testing.T, kind synth.Kind, n, w, h int, seed0 uint64) *Tally
 		got := rd.Read(g)
 		tl.Add(want, got, time.Since(t0))
 		if got.Label() != want.Label() {
-			t.Logf("seed %d: want %s got %s (%.2f; die tilt %.0f size %.0f)", seed0+uint64(i), want, got, got.Confidence, s.Dice[0].Tilt, s.Dice[0].Size)
+			t.Logf("seed %d: want %s got %s (%.2f, tilt %.0f; die tilt %.0f size %.0f)", seed0+uint64(i), want, got, got.Confidence, got.Tilt, s.Dice[0].Tilt, s.Dice[0].Size)
 			if dump != "" {
 				f, _ := os.Create(filepath.Join(dump, strconv.FormatUint(seed0+uint64(i), 10)+".png"))
 				png.Encode(f, img)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,32 +13,35 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/learned"
 	"github.com/parchis-table/parchis/vision/source"
 )
 
-const diceUsage = `usage: parchis dice read [flags] FILE...       read the die in each image
-       parchis dice read [flags] -             read the images whose paths come on stdin
-       parchis dice eval [flags] DIR...        score the reader on labelled folders (labels.csv)
-       parchis dice teach [flags] -o PROFILE LABELS.csv
-                                               teach the reader a venue's dice from labelled photos
+const diceUsage = `usage: parchis dice read [flags] FILE...     read the die in each image
+       parchis dice read [flags] -           read the images whose paths come on stdin
+       parchis dice eval [flags] DIR...      score the reader on labelled folders (labels.csv)
+       parchis dice teach -o PROFILE LABELS.csv
+                                             teach the learned reader a venue's dice
 
 read prints one line per image, in input order: PATH<TAB>ANSWER CONFIDENCE,
-where ANSWER is 1…6, none, multi, edge or unsure. The same reader reads a
-crop of one die or a whole frame, seen straight down or from the side.
+where ANSWER is 1…6, none, multi, edge or unsure.
 
 eval prints, per folder and in total, the confusion matrix, the read-rate
 (correct value), the wrong-rate (a wrong value given) and ms per image.
 
 teach reads LABELS.csv (file,label rows; paths absolute or relative to the
 CSV's folder; labels 1…6): two or three photos of each face of the event's
-dice, one die a photo. It writes the profile, which read, eval and the
-table (camera.profile) then use. A photo whose die does not match its
-label is refused, naming it.
+dice, one die a photo, and writes the profile that -profile reads. A photo
+whose die does not match its label is refused, naming it.
 
 Flags:
+  -oblique        the photos are taken from the side, not straight down
   -calib FILE     use the tray and die size of a calibration (YAML)
-  -model FILE     a die model (ONNX) instead of the embedded one
-  -profile FILE   read with a venue's profile (from teach)
+  -learned        read with the learned reader (vision/learned), which
+                  reads crops and frames from any view, without -oblique;
+                  not yet the table's: see vision/train/REPORT.md
+  -model FILE     the learned reader's model (ONNX) instead of the built-in one
+  -profile FILE   the learned reader with a venue's profile (from teach)
   -o FILE         teach: the profile to write
 
 Example:
@@ -45,11 +49,9 @@ Example:
   tray.png	5 0.97
   $ find shots -name '*.png' | parchis dice read -
   $ parchis dice eval ../shared/data/dice/tomitomi3_gray128
-  $ parchis dice teach -o club.profile photos/labels.csv
 
-Exit status: 0 when every image was read (whatever the answer) or the
-profile was written, 2 on bad usage, an image or labels file that cannot
-be read, or photos that cannot be taught.
+Exit status: 0 when every image was read (whatever the answer), 2 on bad
+usage or an image or labels file that cannot be read.
 `
 
 // runDice runs "parchis dice ARGS".
@@ -65,9 +67,11 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("parchis dice "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, diceUsage) }
+	oblique := fs.Bool("oblique", false, "photos taken from the side")
 	calib := fs.String("calib", "", "calibration YAML file")
-	modelFile := fs.String("model", "", "die model (ONNX)")
-	profileFile := fs.String("profile", "", "venue profile")
+	useLearned := fs.Bool("learned", false, "read with the learned reader")
+	modelFile := fs.String("model", "", "the learned reader's model (ONNX)")
+	profileFile := fs.String("profile", "", "the learned reader's venue profile")
 	out := fs.String("o", "", "teach: the profile to write")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -76,14 +80,6 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := vision.DefaultOpts
-	if *modelFile != "" {
-		m, err := vision.LoadModel(*modelFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice: %v\n", err)
-			return 2
-		}
-		opts.Model = m
-	}
 	if *calib != "" {
 		f, err := os.Open(*calib)
 		if err != nil {
@@ -98,43 +94,66 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		opts = c.Apply(opts)
 	}
-	if *profileFile != "" {
-		p, err := vision.LoadProfile(*profileFile, opts.Model)
-		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice: %v\n", err)
-			return 2
+	if *oblique {
+		opts = vision.ObliqueOpts(opts)
+	}
+	newReader := func() dieReader { return vision.NewReader(&opts) }
+	if *useLearned || *modelFile != "" || *profileFile != "" || cmd == "teach" {
+		lo := learned.Opts{Tray: opts.Tray}
+		if *modelFile != "" {
+			m, err := learned.LoadModel(*modelFile)
+			if err != nil {
+				fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+				return 2
+			}
+			lo.Model = m
 		}
-		opts.Profile = p
+		if *profileFile != "" {
+			p, err := learned.LoadProfile(*profileFile, lo.Model)
+			if err != nil {
+				fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+				return 2
+			}
+			lo.Profile = p
+		}
+		if cmd == "teach" {
+			return diceTeach(fs.Args(), *out, lo, stdout, stderr)
+		}
+		newReader = func() dieReader { return learned.NewReader(&lo) }
 	}
 	switch cmd {
 	case "read":
-		return diceRead(fs.Args(), opts, stdin, stdout, stderr)
+		return diceRead(fs.Args(), newReader, stdin, stdout, stderr)
 	case "eval":
-		return diceEval(fs.Args(), opts, stdout, stderr)
-	case "teach":
-		return diceTeach(fs.Args(), *out, opts, stdout, stderr)
+		return diceEval(fs.Args(), newReader, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "parchis dice: unknown command %q\n%s", cmd, diceUsage)
 	return 2
 }
 
+// dieReader is what reads the die in an image: the pip rules of package
+// vision, or the learned reader.
+type dieReader interface {
+	ReadImage(image.Image) vision.Result
+}
+
 // diceTeach runs "parchis dice teach -o PROFILE LABELS.csv".
-func diceTeach(args []string, out string, opts vision.Opts, stdout, stderr io.Writer) int {
+func diceTeach(args []string, out string, opts learned.Opts, stdout, stderr io.Writer) int {
 	if len(args) != 1 || out == "" {
 		fmt.Fprintf(stderr, "parchis dice teach: want -o PROFILE and one LABELS.csv\n%s", diceUsage)
 		return 2
 	}
-	photos, err := vision.ReadTeachPhotos(args[0], source.DecodeImage)
+	photos, err := learned.ReadTeachPhotos(args[0], source.DecodeImage)
 	if err != nil {
 		fmt.Fprintf(stderr, "parchis dice teach: %v\n", err)
 		return 2
 	}
-	p, err := vision.Teach(opts.Model, photos)
+	p, err := learned.Teach(opts.Model, photos)
 	if err != nil {
 		fmt.Fprintf(stderr, "parchis dice teach: %s: %v\n", args[0], err)
 		return 2
 	}
-	if err := vision.WriteProfileFile(out, p); err != nil {
+	if err := learned.WriteProfileFile(out, p); err != nil {
 		fmt.Fprintf(stderr, "parchis dice teach: %v\n", err)
 		return 2
 	}
@@ -142,7 +161,7 @@ func diceTeach(args []string, out string, opts vision.Opts, stdout, stderr io.Wr
 	return 0
 }
 
-func diceRead(paths []string, opts vision.Opts, stdin io.Reader, stdout, stderr io.Writer) int {
+func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		fmt.Fprintf(stderr, "parchis dice read: no images\n%s", diceUsage)
 		return 2
@@ -160,7 +179,7 @@ func diceRead(paths []string, opts vision.Opts, stdin io.Reader, stdout, stderr 
 			return 2
 		}
 	}
-	rd := vision.NewReader(&opts)
+	rd := newReader()
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	code := 0
@@ -178,12 +197,12 @@ func diceRead(paths []string, opts vision.Opts, stdin io.Reader, stdout, stderr 
 	return code
 }
 
-func diceEval(dirs []string, opts vision.Opts, stdout, stderr io.Writer) int {
+func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		fmt.Fprintf(stderr, "parchis dice eval: no folders\n%s", diceUsage)
 		return 2
 	}
-	rd := vision.NewReader(&opts)
+	rd := newReader()
 	var total vision.Tally
 	code := 0
 	for _, dir := range dirs {

@@ -6,10 +6,7 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/png"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/vision"
@@ -17,15 +14,13 @@ import (
 )
 
 func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("calibrate", "[-config FILE [-teach=false] | -empty IMAGE -die IMAGE [-teach-photos LABELS.csv]] [-o FILE]",
-		"Finds the dice tray in the camera's frame and the die's size in pixels, from a\nframe of the empty tray and one with a die lying flat in its middle, and writes\nthe calibration (the file camera.calibration names) with the empty tray's image\nbeside it. From the camera of the configuration it takes the first frame, asks\nyou to put the die in the tray and press Enter, and takes the second; then it\nteaches the table the event's dice: throw each face twice, pressing Enter each\ntime, and it writes the profile (dice.profile beside the calibration; name it as\ncamera.profile in the configuration). -empty and -die read two images instead,\nand -teach-photos the labelled photos to teach. See docs/camera.md.",
-		"  parchisd calibrate -config /etc/parchisd/parchisd.yaml -o /etc/parchisd/camera.yaml\n  parchisd calibrate -empty empty.png -die die.png -teach-photos faces/labels.csv -o camera.yaml", stderr)
+	fs := newFlags("calibrate", "[-config FILE | -empty IMAGE -die IMAGE] [-o FILE]",
+		"Finds the dice tray in the camera's frame and the die's size in pixels, from a\nframe of the empty tray and one with a die lying flat in its middle, and writes\nthe calibration (the file camera.calibration names). From the camera of the\nconfiguration it takes the first frame, asks you to put the die in the tray and\npress Enter, and takes the second; -empty and -die read two images instead.\nSee docs/camera.md.",
+		"  parchisd calibrate -config /etc/parchisd/parchisd.yaml -o /etc/parchisd/camera.yaml\n  parchisd calibrate -empty empty.png -die die.png", stderr)
 	cfgPath := fs.String("config", "", "take the frames from the camera of the configuration `FILE`")
 	emptyFile := fs.String("empty", "", "`IMAGE` of the empty tray")
 	dieFile := fs.String("die", "", "`IMAGE` with one die flat in the middle of the tray")
 	out := fs.String("o", "", "write the calibration to `FILE` (default: standard output)")
-	teach := fs.Bool("teach", true, "with -config: teach the table its dice, each face thrown twice")
-	teachPhotos := fs.String("teach-photos", "", "with -empty/-die: teach the dice from the labelled photos in `LABELS.csv`")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -34,22 +29,14 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "parchisd calibrate: want -config FILE, or both -empty IMAGE and -die IMAGE")
 		return exitUsage
 	}
-	if (*teachPhotos != "" || !fromImages && *teach) && *out == "" {
-		fmt.Fprintln(stderr, "parchisd calibrate: teaching the dice needs -o FILE: the profile is written beside it")
-		return exitUsage
-	}
 	var empty, withDie *image.Gray
-	var photos []vision.TeachPhoto
 	var err error
 	if fromImages {
 		if empty, err = source.ReadImage(*emptyFile); err == nil {
 			withDie, err = source.ReadImage(*dieFile)
 		}
-		if err == nil && *teachPhotos != "" {
-			photos, err = vision.ReadTeachPhotos(*teachPhotos, source.DecodeImage)
-		}
 	} else {
-		empty, withDie, photos, err = cameraFrames(*cfgPath, *teach, stdin, stderr)
+		empty, withDie, err = cameraFrames(*cfgPath, stdin, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "parchisd calibrate: %v\n", err)
@@ -59,31 +46,6 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintf(stderr, "parchisd calibrate: %v\n", err)
 		return exitFail
-	}
-	if *out != "" {
-		// the empty tray, which the reader compares candidates with
-		var img bytes.Buffer
-		if err := png.Encode(&img, empty); err == nil {
-			name := strings.TrimSuffix(filepath.Base(*out), filepath.Ext(*out)) + "-empty.png"
-			if err = journal.WriteFileAtomic(filepath.Join(filepath.Dir(*out), name), img.Bytes(), 0o644); err != nil {
-				fmt.Fprintf(stderr, "parchisd calibrate: %v\n", err)
-				return exitFail
-			}
-			cal.Background = name
-		}
-	}
-	if len(photos) > 0 {
-		prof, err := vision.Teach(nil, photos)
-		if err != nil {
-			fmt.Fprintf(stderr, "parchisd calibrate: %v\n", err)
-			return exitFail
-		}
-		pf := filepath.Join(filepath.Dir(*out), "dice.profile")
-		if err := vision.WriteProfileFile(pf, prof); err != nil {
-			fmt.Fprintf(stderr, "parchisd calibrate: %v\n", err)
-			return exitFail
-		}
-		fmt.Fprintf(stderr, "taught the dice from %d photos: wrote %s (set camera.profile to it)\n", len(photos), pf)
 	}
 	var b bytes.Buffer
 	if err := cal.WriteYAML(&b); err != nil {
@@ -104,18 +66,17 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 }
 
 // cameraFrames takes a frame of the empty tray from the configured camera,
-// waits for Enter once the die is in the tray, and takes another; with
-// teach, it then asks for each face twice and takes a frame of each.
-func cameraFrames(cfgPath string, teach bool, stdin io.Reader, stderr io.Writer) (empty, withDie *image.Gray, photos []vision.TeachPhoto, err error) {
+// waits for Enter once the die is in the tray, and takes another.
+func cameraFrames(cfgPath string, stdin io.Reader, stderr io.Writer) (empty, withDie *image.Gray, err error) {
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	frames, err := openCamera(ctx, cfg)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	grab := func() (*image.Gray, error) {
 		f, err := frames.Next()
@@ -130,40 +91,16 @@ func cameraFrames(cfgPath string, teach bool, stdin io.Reader, stderr io.Writer)
 		}
 		return g, nil
 	}
-	in := bufio.NewReader(stdin)
-	enter := func() error {
-		if _, err := in.ReadString('\n'); err != nil && err != io.EOF {
-			return err
-		}
-		return nil
-	}
 	fmt.Fprintln(stderr, "taking a frame of the empty tray…")
 	if empty, err = grab(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	fmt.Fprintln(stderr, "put one die flat in the middle of the tray, then press Enter")
-	if err := enter(); err != nil {
-		return nil, nil, nil, err
+	if _, err := bufio.NewReader(stdin).ReadString('\n'); err != nil && err != io.EOF {
+		return nil, nil, err
 	}
 	if withDie, err = grab(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	if !teach {
-		return empty, withDie, nil, nil
-	}
-	fmt.Fprintln(stderr, "now teach the table the event's dice: throw each face twice")
-	for face := 1; face <= 6; face++ {
-		for k := 1; k <= 2; k++ {
-			fmt.Fprintf(stderr, "show face %d (%d of 2) in the tray, then press Enter\n", face, k)
-			if err := enter(); err != nil {
-				return nil, nil, nil, err
-			}
-			g, err := grab()
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			photos = append(photos, vision.TeachPhoto{Name: fmt.Sprintf("face %d, throw %d", face, k), Image: g, Face: face})
-		}
-	}
-	return empty, withDie, photos, nil
+	return empty, withDie, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/parchis-table/parchis/vision"
-	"github.com/parchis-table/parchis/vision/source"
 	"github.com/parchis-table/parchis/vision/synth"
 )
 
@@ -73,7 +71,7 @@ func TestCalibrate_FromImagesAndFromCamera(t *testing.T) {
 	outFile := filepath.Join(dir, "camera.yaml")
 	out.Reset()
 	errb.Reset()
-	if st := run([]string{"calibrate", "-config", cfg, "-teach=false", "-o", outFile}, strings.NewReader("\n"), &out, &errb); st != exitOK {
+	if st := run([]string{"calibrate", "-config", cfg, "-o", outFile}, strings.NewReader("\n"), &out, &errb); st != exitOK {
 		t.Fatalf("from the camera: exit %d: %s", st, errb.String())
 	}
 	written, err := os.ReadFile(outFile)
@@ -104,73 +102,5 @@ func TestCalibrate_Errors(t *testing.T) {
 		if st := run(tc.args, nil, &out, &errb); st != tc.status || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, st, errb.String(), tc.status, tc.want)
 		}
-	}
-}
-
-// TestCalibrate_TeachesTheDice runs the guided step: after the empty tray
-// and the die, each face twice from the camera; the profile is written
-// beside the calibration, with the empty tray's image, and both load.
-func TestCalibrate_TeachesTheDice(t *testing.T) {
-	dir := t.TempDir()
-	frames := filepath.Join(dir, "frames")
-	os.Mkdir(frames, 0o755)
-	empty, die := trayFrames(t, frames, 64)
-	_, _ = empty, die
-	for face := 1; face <= 6; face++ {
-		for k := 0; k < 2; k++ {
-			s := synth.Scene{W: 320, H: 240, Tray: synth.Trays[0], Seed: uint64(10*face + k), Noise: 2}
-			s.Dice = []synth.Die{{Face: face, X: 150 + float64(20*k), Y: 110 + float64(10*k), Size: 64, Angle: 0.5 * float64(face+k),
-				Body: synth.Palettes[0].Body, Pip: synth.Palettes[0].Pip}}
-			f, err := os.Create(filepath.Join(frames, fmt.Sprintf("3-face-%d-%d.png", face, k)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			png.Encode(f, vision.Gray(synth.Render(s)))
-			f.Close()
-		}
-	}
-	cfg := filepath.Join(dir, "parchisd.yaml")
-	os.WriteFile(cfg, []byte("camera:\n  source: files\n  dir: "+frames+"\n"), 0o644)
-	outFile := filepath.Join(dir, "camera.yaml")
-	var out, errb bytes.Buffer
-	if st := run([]string{"calibrate", "-config", cfg, "-o", outFile}, strings.NewReader(strings.Repeat("\n", 13)), &out, &errb); st != exitOK {
-		t.Fatalf("exit %d: %s", st, errb.String())
-	}
-	for _, want := range []string{"throw each face twice", "show face 6 (2 of 2)", "dice.profile"} {
-		if !strings.Contains(errb.String(), want) {
-			t.Errorf("the guided step does not say %q:\n%s", want, errb.String())
-		}
-	}
-	written, err := os.ReadFile(outFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := vision.ReadCalibrationYAML(bytes.NewReader(written))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bg, err := c.LoadBackground(dir, source.DecodeImage); err != nil || bg == nil {
-		t.Errorf("the empty tray's image: %v", err)
-	}
-	if _, err := vision.LoadProfile(filepath.Join(dir, "dice.profile"), nil); err != nil {
-		t.Errorf("the profile: %v", err)
-	}
-	// the daemon takes all three from its configuration
-	os.WriteFile(cfg, []byte("camera:\n  calibration: "+outFile+"\n  profile: "+filepath.Join(dir, "dice.profile")+"\n"), 0o644)
-	dc, err := loadConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ro, err := readerOpts(dc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ro.Profile == nil || ro.Background == nil || ro.DieSize == 0 {
-		t.Errorf("reader options from the configuration: %+v", ro)
-	}
-	// a profile file that is not one stops the daemon, naming it
-	os.WriteFile(filepath.Join(dir, "dice.profile"), []byte("{"), 0o644)
-	if _, err := readerOpts(dc); err == nil || !strings.Contains(err.Error(), "camera.profile") {
-		t.Errorf("a broken profile: %v", err)
 	}
 }

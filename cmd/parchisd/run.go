@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -104,10 +103,6 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 		return err
 	}
 	throws := make(chan referee.Input, 4)
-	ro, err := readerOpts(cfg)
-	if err != nil {
-		return err
-	}
 	frames, err := openCamera(ctx, cfg)
 	if err != nil {
 		return err
@@ -124,7 +119,7 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			cancel()
 		}
 	}()
-	go watchDice(ctx, cfg, ro, frames, throws, log.With("part", "camera"))
+	go watchDice(ctx, cfg, frames, throws, log.With("part", "camera"))
 	// Re-check the board against the game resumed from the journal.
 	snap := sensors.Snapshot()
 	d.input(referee.Input{At: time.Now(), Kind: referee.InputBoard, Board: snap})
@@ -239,48 +234,24 @@ func openCamera(ctx context.Context, cfg *config.Daemon) (source.Source, error) 
 	return nil, fmt.Errorf("camera: source %q works only in parchisd sim", c.Source)
 }
 
-// readerOpts loads what the die reader is configured with: the model, the
-// tray's calibration with the empty tray's image, and the venue's profile.
-// A file that is missing or wrong stops the daemon with an error naming
-// it: a table that reads dice with something else than it was set up with
-// would ask for throws again and again, or worse.
-func readerOpts(cfg *config.Daemon) (vision.Opts, error) {
-	ro := vision.DefaultOpts
-	if cfg.Camera.Model != "" {
-		m, err := vision.LoadModel(cfg.Camera.Model)
-		if err != nil {
-			return ro, fmt.Errorf("camera.model: %w", err)
-		}
-		ro.Model = m
-	}
-	if cfg.Camera.Calibration != "" {
-		f, err := os.Open(cfg.Camera.Calibration)
-		if err != nil {
-			return ro, fmt.Errorf("camera.calibration: %w", err)
-		}
-		cal, err := vision.ReadCalibrationYAML(f)
-		f.Close()
-		if err != nil {
-			return ro, fmt.Errorf("camera.calibration %s: %w", cfg.Camera.Calibration, err)
-		}
-		ro = cal.Apply(ro)
-		if ro.Background, err = cal.LoadBackground(filepath.Dir(cfg.Camera.Calibration), source.DecodeImage); err != nil {
-			return ro, fmt.Errorf("camera.calibration %s: %w", cfg.Camera.Calibration, err)
-		}
-	}
-	if cfg.Camera.Profile != "" {
-		p, err := vision.LoadProfile(cfg.Camera.Profile, ro.Model)
-		if err != nil {
-			return ro, fmt.Errorf("camera.profile: %w", err)
-		}
-		ro.Profile = p
-	}
-	return ro, nil
-}
-
 // watchDice reads frames until ctx ends or the source does, and sends
 // every throw the watcher reports.
-func watchDice(ctx context.Context, cfg *config.Daemon, ro vision.Opts, frames source.Source, out chan<- referee.Input, log *slog.Logger) {
+func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, out chan<- referee.Input, log *slog.Logger) {
+	ro := vision.DefaultOpts
+	if cfg.Camera.Calibration != "" {
+		f, err := os.Open(cfg.Camera.Calibration)
+		if err == nil {
+			cal, err := vision.ReadCalibrationYAML(f)
+			f.Close()
+			if err == nil {
+				ro = cal.Apply(ro)
+			} else {
+				log.Error("calibration", "file", cfg.Camera.Calibration, "err", err)
+			}
+		} else {
+			log.Error("calibration", "err", err)
+		}
+	}
 	w := vision.NewWatcher(vision.NewReader(&ro), &vision.WatchOpts{Rest: cfg.Camera.Rest.D()})
 	start := time.Now()
 	for ctx.Err() == nil {

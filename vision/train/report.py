@@ -43,7 +43,7 @@ def main():
     cache = os.path.join(HERE, "cache")
     with open(os.path.join(cache, "train.json")) as f:
         train = json.load(f)
-    model = os.path.join(REPO, "vision", "model", "dice.onnx")
+    model = os.path.join(REPO, "vision", "learned", "model", "dice.onnx")
     with open(model, "rb") as f:
         msum = hashlib.sha256(f.read()).hexdigest()
     sources = sorted(d for d in os.listdir(DATA) if os.path.isdir(os.path.join(DATA, d)))
@@ -57,7 +57,7 @@ def main():
     L = []
     L.append("# The die recogniser's training report\n")
     L.append("Written by `vision/train/report.py` after `vision/train/train.py` (and `loso.py`).\n")
-    L.append(f"- model: `vision/model/dice.onnx`, {os.path.getsize(model)} bytes, SHA-256 `{msum}`")
+    L.append(f"- model: `vision/learned/model/dice.onnx`, {os.path.getsize(model)} bytes, SHA-256 `{msum}`")
     L.append(f"- data: `../shared/data/dice`, fingerprint `{data_fingerprint()}` (SHA-256 of every "
              "source's labels and annotations and of its files' names and sizes; the folder has no VCS commit)")
     L.append(f"- trained on: {m['trained_on'].replace(',', ', ')}; seed {m['seed']}; "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Trains the die recogniser's two small networks and writes them, as one
-ONNX model, where the Go reader embeds it (vision/model/dice.onnx).
+ONNX model, where the learned reader (vision/learned) embeds it (vision/learned/model/dice.onnx).
 
 - The detector looks at a frame scaled to a quarter (and coarser for big
   dice) and marks every die's centre and size on a grid of 8 px.
@@ -310,7 +310,7 @@ def main():
                     help="folder of the synthetic renders (made when missing)")
     ap.add_argument("--synth-n", type=int, default=6000)
     ap.add_argument("--leave-out", default="", help="a source left out of training (scored in the report)")
-    ap.add_argument("--out", default="", help="the model file (default vision/model/dice.onnx; with --leave-out, none)")
+    ap.add_argument("--out", default="", help="the model file (default vision/learned/model/dice.onnx; with --leave-out, none)")
     ap.add_argument("--report", default="", help="the report (default vision/train/REPORT.md, or cache/loso-NAME.json)")
     ap.add_argument("--face-epochs", type=int, default=20)
     ap.add_argument("--det-epochs", type=int, default=14)
@@ -407,7 +407,7 @@ def main():
             f"wrong {per_source[s]['wrong']:.4f} of {per_source[s]['dice']}")
 
     out = a.out or (os.path.join(cache, f"loso-{a.leave_out}.onnx") if a.leave_out
-                    else os.path.join(REPO, "vision", "model", "dice.onnx"))
+                    else os.path.join(REPO, "vision", "learned", "model", "dice.onnx"))
     meta = {
         "classes": ",".join(data.CLASSES), "face_px": str(data.FACE_PX), "face_scale": str(data.FACE_SCALE),
         "det_stride": str(data.DET_STRIDE), "det_min": str(data.DET_MIN), "det_max": str(data.DET_MAX),
@@ -418,7 +418,7 @@ def main():
         export(det, face, temp, meta, out)
         log(f"wrote {out} ({os.path.getsize(out)} bytes)")
         if not a.leave_out:
-            write_testdata(det, face, os.path.join(REPO, "vision", "model", "testdata"))
+            write_testdata(det, face, os.path.join(REPO, "vision", "learned", "model", "testdata"))
     rep = a.report or (os.path.join(HERE, "cache", f"loso-{a.leave_out}.json") if a.leave_out
                        else os.path.join(HERE, "cache", "train.json"))
     os.makedirs(os.path.dirname(rep), exist_ok=True)

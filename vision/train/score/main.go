@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/learned"
 	"github.com/parchis-table/parchis/vision/source"
 )
 
@@ -48,9 +49,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: score [-model FILE] [-data DIR] SOURCE...")
 		os.Exit(2)
 	}
-	opts := vision.DefaultOpts
+	opts := learned.DefaultOpts
 	if *model != "" {
-		m, err := vision.LoadModel(*model)
+		m, err := learned.LoadModel(*model)
 		if err != nil {
 			slog.Error("score", "err", err)
 			os.Exit(2)
@@ -58,7 +59,7 @@ func main() {
 		opts.Model = m
 	}
 	opts.MinConfidence = *minConf
-	rd := vision.NewReader(&opts)
+	rd := learned.NewReader(&opts)
 	out := map[string]map[string]Rates{}
 	for _, src := range flag.Args() {
 		dir := filepath.Join(*data, src)

@@ -1,7 +1,8 @@
-package vision
+package learned
 
 import (
 	"bytes"
+	"github.com/parchis-table/parchis/vision"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 // teachSet returns n labelled crops ≥40 px of each face of a source, in
 // file order, and the rest of its crops ≥40 px.
-func teachSet(t *testing.T, source string, n int) (teach []TeachPhoto, rest []Label, dir string) {
+func teachSet(t *testing.T, source string, n int) (teach []TeachPhoto, rest []vision.Label, dir string) {
 	t.Helper()
 	dir = needData(t, source)
 	sizes := boxSizes(t, dir)
@@ -19,7 +20,7 @@ func teachSet(t *testing.T, source string, n int) (teach []TeachPhoto, rest []La
 	var per [7]int
 	for _, l := range ls {
 		s, boxed := sizes[l.File]
-		if !isCrop(l) || l.Want.Answer != Value || (boxed && s < 40) {
+		if !isCrop(l) || l.Want.Answer != vision.Value || (boxed && s < 40) {
 			continue
 		}
 		if per[l.Want.Value] < n {

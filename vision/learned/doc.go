@@ -1,0 +1,19 @@
+// Package learned is the die recogniser that learns what a die's top face
+// looks like, to read dice of cameras, dice and light it has never seen.
+// It is not yet the table's reader: on the project's labelled photos it
+// reads fewer dice than package vision's pip rules (see
+// vision/train/REPORT.md); `parchis dice -learned` tries it, and the
+// training in vision/train improves it.
+//
+// A [Reader] reads one image, a crop of one die or a whole frame, seen
+// straight down or from the side: a small network (the detector) marks
+// each die's centre and size; each die found is looked at again at its
+// own scale, cut as a square around its box, and a second network (the
+// face classifier) reads it, as is and mirrored, as 1…6, a die on an
+// edge, or no die. The answer is a [vision.Result]: a value only when the
+// calibrated confidence reaches the threshold chosen on validation for at
+// most 0.2% wrong values. Both networks are one ONNX file ([Model]), built
+// in and replaceable, run by package vision/onnx in pure Go. A [Profile],
+// taught from a few labelled photos of a venue's dice, adapts the reader
+// to them without retraining.
+package learned
