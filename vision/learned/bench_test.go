@@ -1,0 +1,56 @@
+package learned
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/synth"
+)
+
+func benchRead(b *testing.B, w, h int, lo, hi float64, opts Opts) {
+	img := vision.Gray(synth.Render(synth.RandomScene(11, w, h, synth.Flat, lo, hi)))
+	rd := NewReader(&opts)
+	rd.ReadImage(img)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rd.ReadImage(img)
+	}
+}
+
+// BenchmarkRead_640x480 reads a tray frame of one die, localisation and
+// classification together.
+func BenchmarkRead_640x480(b *testing.B) { benchRead(b, 640, 480, 60, 70, DefaultOpts) }
+
+// BenchmarkRead_640x480_Calibrated knows the die's size: one scale.
+func BenchmarkRead_640x480_Calibrated(b *testing.B) {
+	benchRead(b, 640, 480, 60, 70, Opts{DieSize: 80})
+}
+
+// BenchmarkRead_128x128 reads a crop of one die.
+func BenchmarkRead_128x128(b *testing.B) { benchRead(b, 128, 128, 50, 60, DefaultOpts) }
+
+// TestReader_HeapUnder20MB holds what a reader keeps (the networks'
+// buffers, its scratch, after a frame and a crop) to 20 MB; the model,
+// parsed once per process, is measured with it.
+func TestReader_HeapUnder20MB(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := ParseModel(embeddedModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := NewReader(&Opts{Model: m})
+	rd.ReadImage(vision.Gray(synth.Render(synth.RandomScene(11, 640, 480, synth.Flat, 60, 70))))
+	rd.ReadImage(synth.Render(synth.RandomScene(12, 128, 128, synth.Flat, 50, 60)))
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(rd)
+	h := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("a reader with its model holds %.2f MB", float64(h)/(1<<20))
+	if h > 20<<20 {
+		t.Errorf("a reader holds %.1f MB, over 20 MB", float64(h)/(1<<20))
+	}
+}
