@@ -137,6 +137,16 @@ type Broker struct {
 	// Users are the broker's accounts (password: a hash made by
 	// parchisd hash-password).
 	Users []BrokerUser `yaml:"users"`
+	// MaxPacket is the largest MQTT packet accepted, in bytes.
+	MaxPacket int `yaml:"max_packet"`
+	// MaxClients bounds the open connections and the sessions kept;
+	// MaxClientsPerAddr the connections from one IP address.
+	MaxClients        int `yaml:"max_clients"`
+	MaxClientsPerAddr int `yaml:"max_clients_per_address"`
+	// MaxInflight bounds the QoS 1 messages kept for one client, MaxQueued
+	// the packets waiting to be written to it.
+	MaxInflight int `yaml:"max_inflight"`
+	MaxQueued   int `yaml:"max_queued"`
 }
 
 // BrokerUser is an account of the embedded broker.
@@ -364,6 +374,16 @@ func (d *Daemon) Validate() error {
 			bad(f+".password", "want a hash made by parchisd hash-password, not the password itself")
 		}
 	}
+	between := func(field string, v, lo, hi int) {
+		if v < lo || v > hi {
+			bad(field, "%d: want %d to %d", v, lo, hi)
+		}
+	}
+	between("broker.max_packet", d.Broker.MaxPacket, 1024, 256<<20)
+	between("broker.max_clients", d.Broker.MaxClients, 1, 100_000)
+	between("broker.max_clients_per_address", d.Broker.MaxClientsPerAddr, 1, max(d.Broker.MaxClients, 1))
+	between("broker.max_inflight", d.Broker.MaxInflight, 1, 65535)
+	between("broker.max_queued", d.Broker.MaxQueued, 1, 1<<20)
 	if d.Dashboard.Enabled && d.Dashboard.Judges == "" && !loopback(d.Dashboard.Addr) {
 		bad("dashboard.judges", "required when the dashboard listens beyond this machine (addr %s): the demo judge would let anyone certify", d.Dashboard.Addr)
 	}

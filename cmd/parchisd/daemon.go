@@ -121,6 +121,8 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 			TCPAddr: cfg.Broker.TCP, WSAddr: cfg.Broker.WebSocket,
 			TLS:   broadcast.TLSFiles{CA: cfg.Broker.CA, Cert: cfg.Broker.Cert, Key: cfg.Broker.Key},
 			Users: users, AllowAnonymous: cfg.Broker.Anonymous, Logger: log.With("part", "broker"),
+			Limits: broadcast.Limits{MaxPacket: cfg.Broker.MaxPacket, MaxClients: cfg.Broker.MaxClients,
+				MaxClientsPerAddr: cfg.Broker.MaxClientsPerAddr, MaxInflight: cfg.Broker.MaxInflight, MaxQueued: cfg.Broker.MaxQueued},
 		})
 		if err != nil {
 			return nil, err
