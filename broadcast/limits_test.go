@@ -117,7 +117,7 @@ func TestBroker_MaxPacket_RefusedFromTheHeader(t *testing.T) {
 	got := make(chan int, 10)
 	sub.Subscribe("parchis/v1/#", 1, func(_ mqtt.Client, m mqtt.Message) { got <- len(m.Payload()) }).WaitTimeout(5 * time.Second)
 	lost := make(chan error, 1)
-	judge := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://"+addr).SetClientID("j").SetUsername("judge-ana").SetPassword("judge secret").
+	judge := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("j").SetUsername("judge-ana").SetPassword("judge secret").
 		SetAutoReconnect(false).SetConnectionLostHandler(func(_ mqtt.Client, err error) { lost <- err }))
 	if tok := judge.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("judge: %v", tok.Error())
@@ -128,7 +128,7 @@ func TestBroker_MaxPacket_RefusedFromTheHeader(t *testing.T) {
 	case <-time.After(3 * time.Second):
 		t.Error("a judge publishing 100 KiB was not disconnected")
 	}
-	judge = mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://"+addr).SetClientID("j2").SetUsername("judge-ana").SetPassword("judge secret"))
+	judge = mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("j2").SetUsername("judge-ana").SetPassword("judge secret"))
 	if tok := judge.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
 		t.Fatalf("judge: %v", tok.Error())
 	}
