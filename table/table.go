@@ -11,8 +11,10 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -129,6 +131,18 @@ func Open(opts Opts) (*Table, error) {
 	}
 	if len(payloads) > 0 {
 		t.log.Info("journal replayed", "records", len(payloads), "seq", t.run.Referee.Seq(), "position", t.run.Referee.Position().String())
+	}
+	// A game whose end was journaled but not yet saved and rotated (the
+	// daemon stopped in between): finish that now, as the table would
+	// have done, so that the result is kept and the next game begins from
+	// the same state as after an uninterrupted end.
+	pos := t.run.Referee.Position()
+	if n := len(t.replay); n > 0 && t.replay[n-1].Type == referee.EventResult && pos.Phase() == engine.PhaseEnd {
+		t.log.Warn("the journal ends with a game's end not yet saved: saving it now", "seq", t.replay[n-1].Seq)
+		if _, err := t.saveGame(t.replay[n-1]); err != nil {
+			j.Close()
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -317,17 +331,12 @@ func (t *Table) journalRecord(note, lines string, sync bool) error {
 
 // mustSync tells which inputs are fsynced at once: every accepted throw,
 // move and judge's action, and every start.
+//
+// And every input that caused an event: no event reaches the live feed
+// before the input that caused it is on stable storage, so a replay after
+// a power cut makes every event the feed has had, under the same number.
 func mustSync(in referee.Input, events []referee.Event) bool {
-	if in.Kind != referee.InputBoard && in.Kind != referee.InputThrow {
-		return true
-	}
-	for _, e := range events {
-		switch e.Type {
-		case referee.EventThrow, referee.EventMove, referee.EventThirdSix, referee.EventResult:
-			return true
-		}
-	}
-	return false
+	return len(events) > 0 || (in.Kind != referee.InputBoard && in.Kind != referee.InputThrow)
 }
 
 func (t *Table) update(in referee.Input, events []referee.Event) Update {
@@ -347,42 +356,70 @@ func (t *Table) fanout(u *Update) {
 // which begins from the final position so that a restart still shows the
 // result awaiting certification.
 func (t *Table) gameOver(e referee.Event) error {
-	g := t.run.Referee.Game()
-	var rec bytes.Buffer
-	g.WriteTo(&rec)
-	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: t.run.Referee.Players(), Seq: e.Seq, Time: e.Time}
-	if t.journal != nil {
-		if err := t.journal.Sync(); err != nil {
-			return fmt.Errorf("journal: %w", err)
-		}
-		end.JournalHead = t.journal.Head()
-		base := t.savedFile(e.Seq)
-		snap, err := json.MarshalIndent(savedGame{
-			Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
-			JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
-		}, "", "  ")
-		if err != nil {
-			return err
-		}
-		// The record alone too, as clubs keep it and parchis replay reads it.
-		if err := journal.WriteFileAtomic(base+".txt", end.Record, 0o640); err != nil {
-			return err
-		}
-		if err := journal.WriteFileAtomic(base+".json", snap, 0o640); err != nil {
-			return err
-		}
-		end.File = base + ".json"
-		var first bytes.Buffer
-		first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
-		fmt.Fprintf(&first, "\nseq %d", e.Seq)
-		if err := t.journal.Rotate(base+".journal", first.Bytes()); err != nil {
-			return err
-		}
+	end, err := t.saveGame(e)
+	if err != nil {
+		return err
 	}
 	if t.opts.OnGameEnd != nil {
 		t.opts.OnGameEnd(end)
 	}
 	return nil
+}
+
+// saveGame writes the finished game's record and result, archives the
+// journal and begins a new one from the final position. The referee is
+// then rebuilt from the new journal's first record, as a restart would
+// rebuild it: what the referee knew of the game before (the last board it
+// saw, …) is gone alike live and after a restart, so the next game's
+// events are the same either way.
+func (t *Table) saveGame(e referee.Event) (GameEnd, error) {
+	g := t.run.Referee.Game()
+	var rec bytes.Buffer
+	g.WriteTo(&rec)
+	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: t.run.Referee.Players(), Seq: e.Seq, Time: e.Time}
+	if t.journal == nil {
+		return end, nil
+	}
+	if err := t.journal.Sync(); err != nil {
+		return end, fmt.Errorf("journal: %w", err)
+	}
+	end.JournalHead = t.journal.Head()
+	base := t.savedFile(e.Seq)
+	snap, err := json.MarshalIndent(savedGame{
+		Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
+		JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
+	}, "", "  ")
+	if err != nil {
+		return end, fmt.Errorf("saved game: %w", err)
+	}
+	// The record alone too, as clubs keep it and parchis replay reads it.
+	if err := journal.WriteFileAtomic(base+".txt", end.Record, 0o640); err != nil {
+		return end, err
+	}
+	if err := journal.WriteFileAtomic(base+".json", snap, 0o640); err != nil {
+		return end, err
+	}
+	end.File = base + ".json"
+	var first bytes.Buffer
+	first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
+	fmt.Fprintf(&first, "\nseq %d", e.Seq)
+	// An archive left by an earlier attempt that stopped half-way is
+	// the same journal: it is replaced.
+	if err := os.Remove(base + ".journal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return end, fmt.Errorf("journal archive: %w", err)
+	}
+	if err := t.journal.Rotate(base+".journal", first.Bytes()); err != nil {
+		return end, err
+	}
+	keep := t.replay
+	t.run = tablescript.NewRunner(t.opts.Caps)
+	t.replay = nil
+	err = t.replayRecord(first.Bytes())
+	t.replay = keep
+	if err != nil {
+		return end, fmt.Errorf("journal %s: first record: %w", t.journal.Path(), err)
+	}
+	return end, nil
 }
 
 // savedGame is the snapshot written at the end of a game.

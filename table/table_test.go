@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/journal"
@@ -216,5 +218,92 @@ func TestGameOver_CrashDuringRotation(t *testing.T) {
 	end, ok, err := tb2.Finished()
 	if err != nil || !ok || end.Seq != last.Seq {
 		t.Fatalf("finished game after the crash: %+v, %v, %v", end, ok, err)
+	}
+}
+
+// The events after a game's end are the same live and after a restart:
+// the referee is rebuilt from the new journal's first record when the
+// journal is rotated, as a restart rebuilds it, so nothing it knew of the
+// last game (the last board seen) numbers the next game's events
+// differently.
+func TestGameOver_NextGameSameLiveAndReplayed(t *testing.T) {
+	for _, restartAtEnd := range []bool{false, true} {
+		dir := t.TempDir()
+		tb, err := Open(Opts{Caps: caps, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		script(t, tb, endScript(t))
+		if restartAtEnd {
+			tb.Close()
+			if tb, err = Open(Opts{Caps: caps, Dir: dir}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var live []referee.Event
+		at := time.Unix(100, 0)
+		home := board.Expected(ptr(engine.NewPosition(engine.Blue)))
+		for _, in := range []referee.Input{
+			{At: at, Kind: referee.InputStart, Starter: engine.Blue},
+			{At: at.Add(time.Second), Kind: referee.InputBoard, Board: home},
+			{At: at.Add(2 * time.Second), Kind: referee.InputThrow, Throw: referee.ThrowValue, Value: 5},
+		} {
+			ev, err := tb.Handle(in, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			live = append(live, ev...)
+		}
+		tb.Close()
+		tb2, err := Open(Opts{Caps: caps, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(tb2.Replayed())
+		want, _ := json.Marshal(live)
+		tb2.Close()
+		if string(got) != string(want) {
+			t.Errorf("restart at the end %v: replayed\n%s\nlive\n%s", restartAtEnd, got, want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// A journal that ends with a game's end not yet saved (the daemon stopped
+// before writing the result) is saved and rotated on open: the result is
+// there to certify, and the archive verifies.
+func TestOpen_UnsavedGameEnd_SavedOnOpen(t *testing.T) {
+	dir := t.TempDir()
+	tb, _ := Open(Opts{Caps: caps, Dir: dir})
+	events := script(t, tb, endScript(t))
+	last := events[len(events)-1]
+	tb.Close()
+	archived, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
+	old, _ := os.ReadFile(archived[0])
+	// As a stop before the game was saved leaves it: the old journal, no
+	// saved game.
+	os.RemoveAll(filepath.Join(dir, "games"))
+	os.WriteFile(filepath.Join(dir, JournalName), old, 0o600)
+
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, ok, err := tb2.Finished()
+	if err != nil || !ok || end.Seq != last.Seq || end.Position.Phase() != engine.PhaseEnd {
+		t.Fatalf("finished game: %+v, %v, %v", end, ok, err)
+	}
+	if n := len(tb2.Replayed()); n == 0 || tb2.Replayed()[n-1].Seq != last.Seq {
+		t.Errorf("the game's events are not there to queue again: %d", n)
+	}
+	tb2.Close()
+	f, err := os.Open(strings.TrimSuffix(end.File, ".json") + ".journal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if head, _, err := journal.Verify(f); err != nil || head != end.JournalHead {
+		t.Errorf("archive: %v, head %s want %s", err, head, end.JournalHead)
 	}
 }
