@@ -96,6 +96,91 @@ type Table struct {
 	// savedSeq is the last event number of the saved game the journal
 	// begins with, or 0.
 	savedSeq uint64
+	// check says why a judge must check the game, or "".
+	check string
+}
+
+// CheckName is the file in Opts.Dir that says why a judge must check the
+// game (a journal damaged in the middle); it stays until a judge has
+// acted (ClearCheck).
+const CheckName = "needs-check"
+
+// raiseCheck records that a judge must check the game, and why.
+func (t *Table) raiseCheck(why string) error {
+	t.check = why
+	if t.opts.Dir == "" {
+		return nil
+	}
+	if err := journal.WriteFileAtomic(filepath.Join(t.opts.Dir, CheckName), []byte(why+"\n"), 0o640); err != nil {
+		return fmt.Errorf("table: recording that a judge must check the game: %w", err)
+	}
+	return nil
+}
+
+// lastSavedSeq returns the number of the last event of the newest saved
+// game, or 0.
+func (t *Table) lastSavedSeq() uint64 {
+	files, _ := filepath.Glob(filepath.Join(t.opts.Dir, "games", "game-*.json"))
+	var last uint64
+	for _, f := range files {
+		var n uint64
+		if _, err := fmt.Sscanf(filepath.Base(f), "game-%d.json", &n); err == nil {
+			last = max(last, n)
+		}
+	}
+	return last
+}
+
+// NumberFrom makes the next event number seq+1 when the referee's are
+// behind (events numbered before the journal lost them), journaling it
+// so that a replay numbers alike.
+func (t *Table) NumberFrom(seq uint64) error {
+	if seq <= t.run.Referee.Seq() {
+		return nil
+	}
+	t.log.Warn("event numbers go on after the last known", "from", t.run.Referee.Seq(), "to", seq)
+	_, err := t.Step(tablescript.Step{Verb: tablescript.VerbSeq, Seq: seq}, "")
+	return err
+}
+
+// Check returns why a judge must check the game, or "" when nothing needs
+// checking.
+func (t *Table) Check() string { return t.check }
+
+// ClearCheck records that a judge has checked the game.
+func (t *Table) ClearCheck() error {
+	if t.check == "" {
+		return nil
+	}
+	t.check = ""
+	if t.opts.Dir == "" {
+		return nil
+	}
+	if err := os.Remove(filepath.Join(t.opts.Dir, CheckName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("table: %w", err)
+	}
+	return nil
+}
+
+// SaveRecovered writes the records found after a journal's damage, as a
+// table script beside the kept original (ORIGINAL.recovered.script), for
+// a judge to read, and returns its path.
+func SaveRecovered(r *journal.Repair) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# records found after the damage at byte %d (%s) of %s\n", r.Offset, r.Reason, r.Original)
+	fmt.Fprintf(&b, "# the hash chain breaks there: these cannot be chained to the records before it\n")
+	for i, p := range r.Recovered {
+		fmt.Fprintf(&b, "# record at byte %d\n", r.RecoveredAt[i])
+		b.Write(p)
+		if len(p) > 0 && p[len(p)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	path := r.Original + ".recovered.script"
+	if err := journal.WriteFileAtomic(path, []byte(b.String()), 0o640); err != nil {
+		return "", fmt.Errorf("journal: keeping the recovered records: %w", err)
+	}
+	return path, nil
 }
 
 // JournalName is the journal's file name in Opts.Dir.
@@ -119,8 +204,26 @@ func Open(opts Opts) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if repair != nil {
+	switch {
+	case repair != nil && repair.Middle:
+		script, err := SaveRecovered(repair)
+		if err != nil {
+			j.Close()
+			return nil, err
+		}
+		why := fmt.Sprintf("the journal was damaged at byte %d (%s); the game resumes from record %d, before the damage; %d records after it are in %s, the original in %s",
+			repair.Offset, repair.Reason, len(payloads), len(repair.Recovered), script, repair.Original)
+		t.log.Error("journal damaged in the middle: a judge must check the game", "file", j.Path(), "offset", repair.Offset, "reason", repair.Reason,
+			"records_kept", len(payloads), "records_after_damage", len(repair.Recovered), "original", repair.Original, "recovered", script)
+		if err := t.raiseCheck(why); err != nil {
+			j.Close()
+			return nil, err
+		}
+	case repair != nil:
 		t.log.Warn("journal tail was damaged and cut", "file", j.Path(), "offset", repair.Offset, "bytes", repair.Cut, "reason", repair.Reason)
+	}
+	if b, err := os.ReadFile(filepath.Join(opts.Dir, CheckName)); err == nil {
+		t.check = strings.TrimSpace(string(b))
 	}
 	t.journal = j
 	for i, p := range payloads {
@@ -131,6 +234,17 @@ func Open(opts Opts) (*Table, error) {
 	}
 	if len(payloads) > 0 {
 		t.log.Info("journal replayed", "records", len(payloads), "seq", t.run.Referee.Seq(), "position", t.run.Referee.Position().String())
+	}
+	// Records lost to damage may have been numbered: the numbers go on
+	// after the last one known, the saved games', so that no number is
+	// given twice.
+	if repair != nil && repair.Middle {
+		if last := t.lastSavedSeq(); last > t.run.Referee.Seq() {
+			if err := t.NumberFrom(last); err != nil {
+				j.Close()
+				return nil, err
+			}
+		}
 	}
 	// A game whose end was journaled but not yet saved and rotated (the
 	// daemon stopped in between): finish that now, as the table would

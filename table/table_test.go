@@ -307,3 +307,75 @@ func TestOpen_UnsavedGameEnd_SavedOnOpen(t *testing.T) {
 		t.Errorf("archive: %v, head %s want %s", err, head, end.JournalHead)
 	}
 }
+
+// A journal damaged in the middle is never silent: the game resumes at
+// the last consistent point, the original is kept, the records after the
+// damage are saved as a script for a judge, and the table says a judge
+// must check the game until one has — across restarts too. Numbers go on
+// after the saved games', so none is given twice.
+func TestOpen_DamagedInTheMiddle_JudgeMustCheck(t *testing.T) {
+	dir := t.TempDir()
+	tb, _ := Open(Opts{Caps: caps, Dir: dir})
+	script(t, tb, turns)
+	tb.Close()
+	path := filepath.Join(dir, JournalName)
+	data, _ := os.ReadFile(path)
+	_, _, rep := journal.Scan(data)
+	if rep != nil {
+		t.Fatalf("journal damaged before the test: %v", rep)
+	}
+	// The third record's payload, with records after it.
+	off := 0
+	for range 2 {
+		_, n, _ := journal.DecodeRecord(data[off:])
+		off += n
+	}
+	data[off+10] ^= 0x01
+	os.WriteFile(path, data, 0o600)
+	os.MkdirAll(filepath.Join(dir, "games"), 0o750)
+	os.WriteFile(filepath.Join(dir, "games", "game-000040.json"), []byte("{}"), 0o640)
+
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := tb2.Check()
+	if !strings.Contains(why, "damaged at byte") {
+		t.Fatalf("no judge's check raised: %q", why)
+	}
+	if tb2.Referee().Seq() != 40 {
+		t.Errorf("numbers go on from %d, want after the saved game's 40", tb2.Referee().Seq())
+	}
+	originals, _ := filepath.Glob(path + ".damaged-*")
+	var kept, recovered string
+	for _, f := range originals {
+		if strings.HasSuffix(f, ".recovered.script") {
+			recovered = f
+		} else {
+			kept = f
+		}
+	}
+	if b, err := os.ReadFile(kept); err != nil || !bytes.Equal(b, data) {
+		t.Errorf("original not kept untouched: %v (%v)", originals, err)
+	}
+	if b, err := os.ReadFile(recovered); err != nil || !strings.Contains(string(b), "throw 3") {
+		t.Errorf("records after the damage not saved: %v\n%s", err, b)
+	}
+	tb2.Close()
+	tb3, _ := Open(Opts{Caps: caps, Dir: dir})
+	if tb3.Check() != why {
+		t.Errorf("after a restart the check reads %q", tb3.Check())
+	}
+	if tb3.Referee().Seq() != 40 {
+		t.Errorf("after a restart numbers go on from %d", tb3.Referee().Seq())
+	}
+	if err := tb3.ClearCheck(); err != nil {
+		t.Fatal(err)
+	}
+	tb3.Close()
+	tb4, _ := Open(Opts{Caps: caps, Dir: dir})
+	defer tb4.Close()
+	if tb4.Check() != "" {
+		t.Errorf("the check is still raised after a judge's: %q", tb4.Check())
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/config"
@@ -208,7 +209,15 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	if err != nil {
 		return nil, err
 	}
+	if d.pub != nil && d.pub.LastSeq() > d.table.Referee().Seq() {
+		// The feed had events the journal no longer has (it was damaged):
+		// numbers go on after them, never giving one twice.
+		if err := d.table.NumberFrom(d.pub.LastSeq()); err != nil {
+			return nil, err
+		}
+	}
 	d.resendReplayed()
+	d.showAlerts()
 	// A game that ended before a restart still awaits its judge.
 	if end, ok, err := d.table.Finished(); err != nil {
 		log.Error("the last game's result cannot be read back", "err", err)
@@ -243,12 +252,44 @@ func brokerUsers(cfg *config.Daemon) []broadcast.User {
 	return users
 }
 
-// showLights is the sink that drives the board's lights.
+// showLights is the sink that drives the board's lights. While the game
+// needs a judge's check, the tray blinks white.
 func (d *daemon) showLights(u *table.Update) error {
 	if d.lights == nil {
 		return nil
 	}
+	if len(d.alerts()) > 0 {
+		f := *u.Lights
+		for i := range f.Tray {
+			f.Tray[i] = board.Light{Colour: colourCheck, Pattern: board.Blink}
+		}
+		return d.lights.Show(&f)
+	}
 	return d.lights.Show(u.Lights)
+}
+
+// colourCheck is the tray's blinking while a judge must check the game.
+var colourCheck = board.RGB{R: 255, G: 255, B: 255}
+
+// alerts are what needs a judge's or an operator's attention now.
+func (d *daemon) alerts() []string {
+	var a []string
+	if d.table != nil && d.table.Check() != "" {
+		a = append(a, d.table.Check())
+	}
+	return a
+}
+
+// showAlerts puts the alerts on the status topic and the lights.
+func (d *daemon) showAlerts() {
+	a := d.alerts()
+	if d.pub != nil {
+		d.pub.SetAlerts(a)
+	}
+	if d.lights != nil && d.table != nil {
+		d.showLights(&table.Update{Lights: d.table.Referee().Lights()})
+	}
+	d.metrics.setAlerts(len(a))
 }
 
 // feed is the sink that publishes every event and the state.
@@ -369,6 +410,14 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 		log.Warn("command failed", "err", err)
 	} else {
 		log.Info("command done", "seq", seq)
+		if (c.Type == broadcast.CmdNewGame || c.Type == broadcast.CmdCorrect) && d.table.Check() != "" {
+			// A judge has set the game right: the check is done.
+			if err := d.table.ClearCheck(); err != nil {
+				log.Error("clearing the judge's check", "err", err)
+			}
+			log.Info("judge's check done", "judge", c.Judge)
+			d.showAlerts()
+		}
 	}
 	if err := req.Answer(seq, err); err != nil {
 		log.Warn("reply not sent", "err", err)
