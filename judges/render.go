@@ -295,5 +295,5 @@ func parseTemplates() (*template.Template, error) {
 		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
 		"defs":       BoardDefs,
 	}
-	return template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html")
+	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
 }
