@@ -63,7 +63,7 @@ func loadConfig(path string) (*config.Daemon, error) {
 	if path == "" {
 		return config.DefaultDaemon(), nil
 	}
-	return config.LoadDaemonFile(path)
+	return config.LoadAndCheckDaemonFile(path)
 }
 
 func newLogger(cfg *config.Daemon, w io.Writer) *slog.Logger {

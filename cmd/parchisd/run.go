@@ -43,7 +43,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "parchisd run: want -config FILE and no arguments")
 		return exitUsage
 	}
-	cfg, err := config.LoadDaemonFile(*cfgPath)
+	cfg, err := config.LoadAndCheckDaemonFile(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "parchisd run: %v\n", err)
 		return exitUsage
