@@ -33,7 +33,12 @@ type Limits struct {
 	// MaxClientsPerAddr bounds the open connections from one IP address.
 	MaxClientsPerAddr int
 	// MaxInflight bounds the QoS 1 and 2 messages kept for one client
-	// (sent and not acknowledged, or kept while it is away).
+	// (sent and not acknowledged, or kept while it is away); beyond it
+	// the broker drops what it would send that client. The default, as
+	// Mosquitto's max_queued_messages, lets a subscriber catch up with a
+	// table's queue delivered in a burst after an outage; events are
+	// small (under 1 KB), strangers cannot publish, so a client holds at
+	// most about 1 MB.
 	MaxInflight int
 	// MaxQueued bounds the packets waiting to be written to one client.
 	MaxQueued int
@@ -49,8 +54,8 @@ var DefaultLimits = Limits{
 	MaxPacket:         64 << 10,
 	MaxClients:        256,
 	MaxClientsPerAddr: 16,
-	MaxInflight:       64,
-	MaxQueued:         256,
+	MaxInflight:       1000,
+	MaxQueued:         1000,
 	MaxSubscriptions:  64,
 	ConnectTimeout:    10 * time.Second,
 }

@@ -202,18 +202,27 @@ func (j *Journal) Append(payload []byte, sync bool) error {
 	}
 	// One write per record, so a crash tears at most the last one.
 	buf := AppendRecord(make([]byte, 0, headerLen+len(payload)), payload)
-	n, err := j.f.Write(buf)
-	j.size += int64(n)
-	if err != nil {
-		return fmt.Errorf("journal %s: %w", j.path, err)
-	}
-	j.head = certify.Next(j.head, payload)
-	j.records++
-	if sync {
-		if err := j.f.Sync(); err != nil {
-			return fmt.Errorf("journal %s: sync: %w", j.path, err)
+	_, err := j.f.Write(buf)
+	if err == nil && sync {
+		if err = j.f.Sync(); err != nil {
+			err = fmt.Errorf("sync: %w", err)
 		}
 	}
+	if err != nil {
+		// A record that failed (a full disk) is taken back whole, so
+		// that the next one follows the last good one and the caller
+		// may append it again later.
+		if terr := j.f.Truncate(j.size); terr != nil {
+			err = errors.Join(err, fmt.Errorf("taking back the failed record: %w", terr))
+		}
+		if _, serr := j.f.Seek(j.size, io.SeekStart); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	j.size += int64(len(buf))
+	j.head = certify.Next(j.head, payload)
+	j.records++
 	return nil
 }
 
@@ -243,15 +252,19 @@ func (j *Journal) Close() error {
 // leaves at the path either the old journal, whole, or the new one with its
 // first record: the old one is linked to its archive name, the new one is
 // written aside and renamed over it.
+//
+// When it fails (a full disk), the journal is left as it was, open, and
+// the rotation may be tried again.
 func (j *Journal) Rotate(archive string, first []byte) error {
-	if err := j.Close(); err != nil {
-		return err
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: sync: %w", j.path, err)
 	}
 	dir := filepath.Dir(j.path)
 	if err := os.Link(j.path, archive); err != nil {
 		return fmt.Errorf("journal %s: archiving to %s: %w", j.path, archive, err)
 	}
 	if err := WriteFileAtomic(j.path, AppendRecord(nil, first), 0o600); err != nil {
+		os.Remove(archive)
 		return fmt.Errorf("journal %s: starting anew: %w", j.path, err)
 	}
 	if err := syncDir(dir); err != nil {
@@ -261,6 +274,7 @@ func (j *Journal) Rotate(archive string, first []byte) error {
 	if err != nil {
 		return err
 	}
+	j.f.Close()
 	*j = *nj
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +43,14 @@ type Update struct {
 	// Replayed is set for updates rebuilt from the journal on open: their
 	// events were already handed out before the restart.
 	Replayed bool
+	// Held is set for an update whose input the journal could not yet
+	// take (a full disk): its events must not leave the table (the live
+	// feed) until they come again, Flushed.
+	Held bool
+	// Flushed is set for an update that hands out again the events of
+	// held updates, now that their inputs are journaled: Input is zero,
+	// Events are those events, in order, and the rest is the state now.
+	Flushed bool
 }
 
 // Sink receives every update, in order, from the table's goroutine. It
@@ -98,6 +107,12 @@ type Table struct {
 	savedSeq uint64
 	// check says why a judge must check the game, or "".
 	check string
+	// held are the inputs the journal has not yet taken (a full disk),
+	// oldest first; degraded says why; pendingEnd is a game's end whose
+	// input is journaled but which is not yet saved.
+	held       []heldInput
+	degraded   error
+	pendingEnd *endedGame
 }
 
 // CheckName is the file in Opts.Dir that says why a judge must check the
@@ -253,7 +268,7 @@ func Open(opts Opts) (*Table, error) {
 	pos := t.run.Referee.Position()
 	if n := len(t.replay); n > 0 && t.replay[n-1].Type == referee.EventResult && pos.Phase() == engine.PhaseEnd {
 		t.log.Warn("the journal ends with a game's end not yet saved: saving it now", "seq", t.replay[n-1].Seq)
-		if _, err := t.saveGame(t.replay[n-1]); err != nil {
+		if _, err := t.saveGame(t.endOf(t.replay[n-1])); err != nil {
 			j.Close()
 			return nil, err
 		}
@@ -357,26 +372,179 @@ func (t *Table) Referee() *referee.Referee { return t.run.Referee }
 // Handle journals one input, gives it to the referee, and hands the update
 // to the sinks. The note, when not empty, is journaled with the input
 // (a script's line number, to resume a script).
+//
+// When the journal cannot be written (a full disk), the table is
+// degraded (Degraded): the input still goes to the referee, so that the
+// game goes on in memory and the lights show it, but it is held, and its
+// events with it (Update.Held), until the journal takes it; the table
+// tries again at every input and at every Retry. Held events reach the
+// sinks again, flushed (Update.Flushed), once their inputs are on disk. A
+// game that ends meanwhile is saved then.
 func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
-	if err := t.journalRecord(note, tablescript.FormatInput(in), false); err != nil {
-		return nil, err
+	t.flush()
+	rec := t.record(note, tablescript.FormatInput(in))
+	written := t.journal == nil
+	if t.journal != nil && len(t.held) == 0 && t.pendingEnd == nil {
+		if err := t.journal.Append(rec, false); err != nil {
+			t.degrade(err)
+		} else {
+			written = true
+		}
 	}
 	events := t.run.Referee.Handle(in)
-	if t.journal != nil && (mustSync(in, events)) {
+	durable := written
+	if written && t.journal != nil && mustSync(in, events) {
 		if err := t.journal.Sync(); err != nil {
-			return events, fmt.Errorf("journal: %w", err)
+			t.degrade(fmt.Errorf("journal %s: sync: %w", t.journal.Path(), err))
+			durable = false
+		}
+	}
+	var h *heldInput
+	if !durable {
+		t.held = append(t.held, heldInput{in: in, note: note, events: slices.Clone(events)})
+		h = &t.held[len(t.held)-1]
+		if !written {
+			h.rec = rec
 		}
 	}
 	u := t.update(in, events)
+	u.Held = !durable
 	t.fanout(&u)
 	for _, e := range events {
-		if e.Type == referee.EventResult {
-			if err := t.gameOver(e); err != nil {
-				return events, err
-			}
+		if e.Type != referee.EventResult {
+			continue
+		}
+		end := t.endOf(e)
+		if h != nil {
+			h.end = &end
+			continue
+		}
+		if err := t.gameOver(end); err != nil {
+			// Kept and saved at the next try, as a held game's end.
+			t.degrade(err)
+			t.pendingEnd = &end
 		}
 	}
 	return events, nil
+}
+
+// heldInput is an input the referee has had that the journal has not yet
+// taken (or not yet synced), with the events it caused.
+type heldInput struct {
+	in     referee.Input
+	step   *tablescript.Step // a set-up line instead of an input
+	note   string
+	rec    []byte // the record to append; nil when appended, to sync
+	events []referee.Event
+	end    *endedGame // the game this input ended
+}
+
+// endedGame is what a game's end leaves to save, taken when it ends.
+type endedGame struct {
+	e       referee.Event
+	game    *engine.Game
+	players [engine.NumColours]string
+}
+
+func (t *Table) endOf(e referee.Event) endedGame {
+	g := *t.run.Referee.Game()
+	return endedGame{e: e, game: &g, players: t.run.Referee.Players()}
+}
+
+// Degraded returns why the journal cannot be written now (nil when it
+// can) and how many inputs are held in memory.
+func (t *Table) Degraded() (error, int) {
+	if t.degraded == nil && t.pendingEnd == nil {
+		return nil, 0
+	}
+	return t.degraded, len(t.held)
+}
+
+func (t *Table) degrade(err error) {
+	if t.degraded == nil {
+		t.log.Error("journal cannot be written: the game goes on in memory until it can", "err", err)
+	}
+	t.degraded = err
+}
+
+// Retry tries again to journal what is held; the daemon calls it every
+// second or so while degraded.
+func (t *Table) Retry() { t.flush() }
+
+// flush journals the held inputs, in order, hands their events to the
+// sinks (Update.Flushed), and saves a game that ended meanwhile.
+func (t *Table) flush() {
+	if t.journal == nil || (len(t.held) == 0 && t.pendingEnd == nil) {
+		return
+	}
+	var flushed []referee.Event
+	defer func() {
+		if len(flushed) > 0 {
+			u := t.update(referee.Input{}, flushed)
+			u.Flushed = true
+			t.fanout(&u)
+		}
+	}()
+	for {
+		if t.pendingEnd != nil {
+			if err := t.gameOver(*t.pendingEnd); err != nil {
+				t.degrade(err)
+				return
+			}
+			t.pendingEnd = nil
+			// The referee was rebuilt from the new journal: what it did
+			// with the inputs held after the game's end is done again,
+			// so that the events published are those a replay makes.
+			if len(t.held) > 0 {
+				t.redoHeld()
+			}
+		}
+		if len(t.held) == 0 {
+			break
+		}
+		h := &t.held[0]
+		var err error
+		if h.rec == nil {
+			err = t.journal.Sync()
+		} else {
+			err = t.journal.Append(h.rec, true)
+		}
+		if err != nil {
+			t.degrade(err)
+			return
+		}
+		flushed = append(flushed, h.events...)
+		if h.end != nil {
+			t.pendingEnd = h.end
+		}
+		t.held = t.held[1:]
+	}
+	if t.degraded != nil {
+		t.log.Info("journal written again: every input held is on disk")
+		t.degraded = nil
+	}
+}
+
+// redoHeld gives the held inputs again to the referee rebuilt after a
+// game's end, their events replacing those made before.
+func (t *Table) redoHeld() {
+	for i := range t.held {
+		h := &t.held[i]
+		if h.step != nil {
+			t.run.Input(*h.step)
+			continue
+		}
+		h.events = slices.Clone(t.run.Referee.Handle(h.in))
+		h.end = nil
+		for _, e := range h.events {
+			if e.Type == referee.EventResult {
+				end := t.endOf(e)
+				h.end = &end
+			}
+		}
+	}
+	u := t.update(referee.Input{}, nil)
+	t.fanout(&u)
 }
 
 // Step handles one table-script step (a "players", "sensors" or "seq"
@@ -389,7 +557,19 @@ func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) 
 	}
 	if !ok {
 		// A set-up line: journal it, so that a replay sets up the same.
-		return nil, t.journalRecord(note, tablescript.FormatSetup(st), false)
+		t.flush()
+		rec := t.record(note, tablescript.FormatSetup(st))
+		if t.journal != nil && len(t.held) == 0 && t.pendingEnd == nil {
+			if err := t.journal.Append(rec, false); err == nil {
+				return nil, nil
+			} else {
+				t.degrade(err)
+			}
+		}
+		if t.journal != nil {
+			t.held = append(t.held, heldInput{step: &st, note: note, rec: rec})
+		}
+		return nil, nil
 	}
 	events, err := t.Handle(in, note)
 	if err != nil {
@@ -428,19 +608,16 @@ func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) erro
 	return sc.Err()
 }
 
-// journalRecord appends one record: the note as a comment, then the
+// record returns one journal record: the note as a comment, then the
 // script lines.
-func (t *Table) journalRecord(note, lines string, sync bool) error {
+func (t *Table) record(note, lines string) []byte {
 	t.note = note
-	if t.journal == nil {
-		return nil
-	}
-	t.buf.Reset()
+	var b bytes.Buffer
 	if note != "" {
-		t.buf.WriteString("# " + note + "\n")
+		b.WriteString("# " + note + "\n")
 	}
-	t.buf.WriteString(lines)
-	return t.journal.Append(t.buf.Bytes(), sync)
+	b.WriteString(lines)
+	return b.Bytes()
 }
 
 // mustSync tells which inputs are fsynced at once: every accepted throw,
@@ -469,8 +646,8 @@ func (t *Table) fanout(u *Update) {
 // gameOver saves the finished game atomically and starts a new journal,
 // which begins from the final position so that a restart still shows the
 // result awaiting certification.
-func (t *Table) gameOver(e referee.Event) error {
-	end, err := t.saveGame(e)
+func (t *Table) gameOver(g endedGame) error {
+	end, err := t.saveGame(g)
 	if err != nil {
 		return err
 	}
@@ -486,11 +663,11 @@ func (t *Table) gameOver(e referee.Event) error {
 // rebuild it: what the referee knew of the game before (the last board it
 // saw, …) is gone alike live and after a restart, so the next game's
 // events are the same either way.
-func (t *Table) saveGame(e referee.Event) (GameEnd, error) {
-	g := t.run.Referee.Game()
+func (t *Table) saveGame(ended endedGame) (GameEnd, error) {
+	e, g := ended.e, ended.game
 	var rec bytes.Buffer
 	g.WriteTo(&rec)
-	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: t.run.Referee.Players(), Seq: e.Seq, Time: e.Time}
+	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: ended.players, Seq: e.Seq, Time: e.Time}
 	if t.journal == nil {
 		return end, nil
 	}
@@ -547,10 +724,15 @@ type savedGame struct {
 	Record      string                    `json:"record"`
 }
 
-// Close syncs and closes the journal.
+// Close journals what it still holds if it can, and syncs and closes the
+// journal.
 func (t *Table) Close() error {
 	if t.journal == nil {
 		return nil
+	}
+	t.flush()
+	if n := len(t.held); n > 0 {
+		t.log.Error("stopping with inputs the journal could not take: they are lost", "inputs", n, "err", t.degraded)
 	}
 	return t.journal.Close()
 }

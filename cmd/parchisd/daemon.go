@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -44,8 +45,18 @@ type daemon struct {
 	dash    *judges.Server
 	judges  broadcast.Judges
 
-	// result is the last game's result, signed, awaiting a judge.
-	result *broadcast.Result
+	// result is the last game's result, signed, awaiting a judge;
+	// resultSeq the number of its result event.
+	result    *broadcast.Result
+	resultSeq uint64
+	// feedHeld are events the feed's queue could not take (a full disk),
+	// oldest first, queued again at the next event or Retry; feedErr says
+	// why.
+	feedHeld []referee.Event
+	feedErr  error
+	// shownAlerts are the alerts last shown.
+	shownAlerts []string
+	alertsShown bool
 	// background work to wait for before the daemon exits
 	wg sync.WaitGroup
 }
@@ -277,12 +288,25 @@ func (d *daemon) alerts() []string {
 	if d.table != nil && d.table.Check() != "" {
 		a = append(a, d.table.Check())
 	}
+	if d.table != nil {
+		if err, n := d.table.Degraded(); err != nil {
+			a = append(a, fmt.Sprintf("the journal cannot be written (%v): the game goes on in memory, %d inputs held", err, n))
+		}
+	}
+	if d.feedErr != nil {
+		a = append(a, fmt.Sprintf("the feed's queue cannot be written (%v): %d events held", d.feedErr, len(d.feedHeld)))
+	}
 	return a
 }
 
-// showAlerts puts the alerts on the status topic and the lights.
+// showAlerts puts the alerts on the status topic and the lights, when
+// they changed.
 func (d *daemon) showAlerts() {
 	a := d.alerts()
+	if d.alertsShown && slices.Equal(a, d.shownAlerts) {
+		return
+	}
+	d.shownAlerts, d.alertsShown = a, true
 	if d.pub != nil {
 		d.pub.SetAlerts(a)
 	}
@@ -293,19 +317,65 @@ func (d *daemon) showAlerts() {
 }
 
 // feed is the sink that publishes every event and the state.
+//
+// A game's end makes the last result an older one: it leaves the feed at
+// once, even before the new one is saved (a full disk may delay that).
+// Events of inputs not yet journaled (Held) wait for their inputs to be
+// (Flushed); events the queue cannot take wait in memory, in order.
 func (d *daemon) feed(u *table.Update) error {
 	if d.pub == nil || u.Replayed {
 		return nil
 	}
 	for _, e := range u.Events {
-		if err := d.pub.Event(e); err != nil {
-			return err
+		if e.Type == referee.EventResult && d.result != nil && e.Seq > d.resultSeq {
+			d.result = nil
+			d.pub.ClearResult()
 		}
 	}
-	if len(u.Events) > 0 {
-		d.publishState(u.Input.At)
+	if u.Held {
+		return nil
+	}
+	d.feedHeld = append(d.feedHeld, u.Events...)
+	// Events the queue cannot take wait in memory (logged once, shown
+	// in the alerts): not a failure of this update.
+	if d.flushFeed() == nil && len(u.Events) > 0 {
+		at := u.Input.At
+		if u.Flushed {
+			at = time.Now()
+		}
+		d.publishState(at)
 	}
 	return nil
+}
+
+// flushFeed queues the events held for the feed, in order.
+func (d *daemon) flushFeed() error {
+	for len(d.feedHeld) > 0 {
+		if err := d.pub.Event(d.feedHeld[0]); err != nil {
+			if d.feedErr == nil {
+				d.log.Error("the feed's queue cannot be written: events wait in memory", "err", err)
+			}
+			d.feedErr = err
+			return err
+		}
+		d.feedHeld = d.feedHeld[1:]
+	}
+	if d.feedErr != nil {
+		d.log.Info("the feed's queue written again")
+		d.feedErr = nil
+		d.publishState(time.Now())
+	}
+	return nil
+}
+
+// retry tries again what a full disk held back: the journal's inputs and
+// the feed's events. The daemon's loops call it every second.
+func (d *daemon) retry() {
+	d.table.Retry()
+	if d.pub != nil && len(d.feedHeld) > 0 {
+		d.flushFeed()
+	}
+	d.showAlerts()
 }
 
 // resendReplayed queues the events the journal's replay rebuilt that the
@@ -347,7 +417,7 @@ func (d *daemon) gameEnd(g table.GameEnd) {
 		res.Result = w.String()
 	}
 	res.Sign(d.key)
-	d.result = res
+	d.result, d.resultSeq = res, g.Seq
 	d.log.Info("game over", "result", res.Result, "record_sha256", res.RecordSHA256, "saved", g.File)
 	if d.pub != nil {
 		if err := d.pub.Result(*res); err != nil {

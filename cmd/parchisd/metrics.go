@@ -38,6 +38,9 @@ var inputNames = map[int]string{1: "board", 2: "throw", 3: "start", 4: "opening"
 
 // Update is the sink that counts.
 func (m *metrics) Update(u *table.Update) error {
+	if u.Flushed || u.Input.Kind == 0 {
+		return nil // counted when held; or no input (the state redone)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inputs[inputNames[int(u.Input.Kind)]]++

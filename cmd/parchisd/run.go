@@ -126,6 +126,9 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 	sdNotify("READY=1")
 	log.Info("table ready", "event", cfg.Event, "table", cfg.Table, "sensors", cfg.Sensors.Backend)
 	watchdog := watchdogTicker()
+	// What a full disk held back is tried again every second.
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -133,6 +136,8 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			return nil
 		case <-watchdog:
 			sdNotify("WATCHDOG=1")
+		case <-retry.C:
+			d.retry()
 		case c := <-sensors.Changes():
 			if c.Err != nil {
 				log.Error("sensors cannot be read", "err", c.Err)

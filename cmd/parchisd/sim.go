@@ -127,6 +127,9 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 	tick := time.NewTicker(time.Duration(float64(opts.Frame) / speed))
 	defer tick.Stop()
 	watchdog := watchdogTicker()
+	// What a full disk held back is tried again every second.
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
 	var over time.Time
 	for {
 		select {
@@ -135,6 +138,8 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 			return nil
 		case <-watchdog:
 			sdNotify("WATCHDOG=1")
+		case <-retry.C:
+			d.retry()
 		case req := <-d.commands():
 			d.command(req, drv.At())
 		case <-tick.C:
