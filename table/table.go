@@ -588,10 +588,15 @@ func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) 
 // event. It stops at the first unreadable line with a *tablescript.Error.
 func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) error {
 	sc := bufio.NewScanner(script)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 0, 4096), tablescript.MaxLine)
+	var clock tablescript.Clock
+	n := 1
+	for ; sc.Scan(); n++ {
 		text := strings.TrimRight(sc.Text(), "\r")
 		st, ok, err := tablescript.ParseLine(text)
+		if err == nil && ok {
+			err = clock.Check(st)
+		}
 		if err == nil && ok {
 			var events []referee.Event
 			events, err = t.Step(st, "")
@@ -605,7 +610,13 @@ func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) erro
 			return &tablescript.Error{Line: n, Text: text, Err: err}
 		}
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = tablescript.ErrLineTooLong
+		}
+		return &tablescript.Error{Line: n, Err: err}
+	}
+	return nil
 }
 
 // record returns one journal record: the note as a comment, then the

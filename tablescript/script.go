@@ -93,8 +93,41 @@ type Error struct {
 	Err  error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %q: %v", e.Line, e.Text, e.Err) }
+func (e *Error) Error() string {
+	if e.Text == "" {
+		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	}
+	return fmt.Sprintf("line %d: %q: %v", e.Line, e.Text, e.Err)
+}
 func (e *Error) Unwrap() error { return e.Err }
+
+// MaxSeq is the largest event number a script's seq line may give:
+// numbers above 2^53 would lose precision in JSON readers such as
+// JavaScript's, and the referee's count could overflow.
+const MaxSeq = 1<<53 - 1<<20
+
+// Clock checks that a script's times never go backwards.
+type Clock struct {
+	last time.Duration
+}
+
+// Check returns an error when st's time is before the last one seen.
+func (c *Clock) Check(st Step) error {
+	if !st.HasAt {
+		return nil
+	}
+	if st.At < c.last {
+		return fmt.Errorf("time goes backwards: at %s after at %s", formatSeconds(st.At), formatSeconds(c.last))
+	}
+	c.last = st.At
+	return nil
+}
+
+// ErrLineTooLong is the error of a line longer than MaxLine.
+var ErrLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLine)
+
+// MaxLine bounds a script line.
+const MaxLine = 1 << 20
 
 // ParseLine parses one script line. It returns ok false for a blank or
 // comment line.
@@ -203,6 +236,9 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 		}
 		if st.Seq, err = strconv.ParseUint(args[0], 10, 64); err != nil {
 			return st, false, fmt.Errorf("bad seq %q", args[0])
+		}
+		if st.Seq > MaxSeq {
+			return st, false, fmt.Errorf("seq %d: want at most %d, so that the next events' numbers neither overflow nor lose precision in a JSON reader", st.Seq, MaxSeq)
 		}
 	case VerbBoard:
 		if err := want(1, "board SITE:PIECES,… (or -)"); err != nil {

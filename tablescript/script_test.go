@@ -1,6 +1,7 @@
 package tablescript
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,4 +135,49 @@ func FuzzParseLine(f *testing.F) {
 			t.Fatalf("board %q: %v", FormatBoard(&st.Board), err)
 		}
 	})
+}
+
+// A seq that would take the numbers past what JSON readers keep exact,
+// or overflow, is refused.
+func TestParseLine_SeqBounded(t *testing.T) {
+	cases := []struct {
+		line string
+		ok   bool
+	}{
+		{"seq 12", true},
+		{"seq " + strconv.FormatUint(MaxSeq, 10), true},
+		{"seq " + strconv.FormatUint(MaxSeq+1, 10), false},
+		{"seq 18446744073709551615", false},
+		{"seq 18446744073709551616", false},
+	}
+	for _, tc := range cases {
+		_, _, err := ParseLine(tc.line)
+		if (err == nil) != tc.ok {
+			t.Errorf("%q: %v, want ok %v", tc.line, err, tc.ok)
+		}
+	}
+}
+
+func TestClock_RefusesTimeGoingBackwards(t *testing.T) {
+	var c Clock
+	steps := []struct {
+		line string
+		ok   bool
+	}{
+		{"at 1 throw 5", true},
+		{"lift 5", true}, // no time: the last one holds
+		{"at 1 place 9 Y", true},
+		{"at 2.5 throw 3", true},
+		{"at 2.4 throw 3", false},
+		{"at 3 throw 3", true},
+	}
+	for _, s := range steps {
+		st, _, err := ParseLine(s.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Check(st); (err == nil) != s.ok {
+			t.Errorf("%q: %v, want ok %v", s.line, err, s.ok)
+		}
+	}
 }

@@ -129,3 +129,27 @@ func flip(t *testing.T, path string, at func([]byte) int) {
 	b[at(b)] ^= 0x04
 	os.WriteFile(path, b, 0o600)
 }
+
+// parchisd script refuses a time going backwards, a seq that would
+// overflow and a line too long, each with its real line number, exit 2.
+func TestScript_BadInput_RealLineNumbers(t *testing.T) {
+	long := strings.Repeat("#", 1<<20+10)
+	cases := []struct {
+		name, script, want string
+	}{
+		{"time backwards", "players A B C D\nstart Y\nat 2 throw 5\nat 1.5 throw 3\n", `line 4: "at 1.5 throw 3": time goes backwards: at 1.5 after at 2`},
+		{"seq overflow", "players A B C D\nseq 18446744073709551615\n", "line 2:"},
+		{"line too long", "players A B C D\nstart Y\n" + long + "\nat 1 throw 5\n", "line 3: line longer than"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.script")
+			os.WriteFile(path, []byte(tc.script), 0o644)
+			var out, errb bytes.Buffer
+			st := run([]string{"script", path}, nil, &out, &errb)
+			if st != exitUsage || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("exit %d, %q; want %d and %q", st, errb.String(), exitUsage, tc.want)
+			}
+		})
+	}
+}

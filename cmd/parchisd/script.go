@@ -66,10 +66,16 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		skip, _ = strconv.Atoi(n)
 	}
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 0, 4096), tablescript.MaxLine)
+	var clock tablescript.Clock
+	n := 1
+	for ; sc.Scan(); n++ {
 		text := strings.TrimRight(sc.Text(), "\r")
 		st, ok, err := tablescript.ParseLine(text)
+		if err == nil && ok {
+			// Times never go backwards, the lines resumed after included.
+			err = clock.Check(st)
+		}
 		if err == nil && ok && n > skip {
 			time.Sleep(*pace)
 			var events []referee.Event
@@ -90,7 +96,10 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "parchisd script: %v\n", err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = tablescript.ErrLineTooLong
+		}
+		fmt.Fprintf(stderr, "parchisd script: %s: %v\n", fs.Arg(0), &tablescript.Error{Line: n, Err: err})
 		return exitUsage
 	}
 	return exitOK
