@@ -268,3 +268,20 @@ func TestServer_Timeouts(t *testing.T) {
 	}
 	c.Close()
 }
+
+// Whatever next= holds, the redirect stays on the site: a path starting
+// with one slash, no scheme, no host, nothing a browser would mend into
+// another site's address.
+func FuzzSafeNext(f *testing.F) {
+	for _, s := range []string{"/t/a/1", "/\t/evil.example", "//x", "/\\x", "https://x", "/%2F/x", "/a?b=c#d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, next string) {
+		got := safeNext(next)
+		u, err := url.Parse(got)
+		if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasPrefix(got, "/") || strings.HasPrefix(got, "//") ||
+			strings.ContainsAny(got, "\\\t\r\n ") || strings.HasPrefix(u.Path, "//") {
+			t.Fatalf("safeNext(%q) = %q", next, got)
+		}
+	})
+}
