@@ -177,6 +177,9 @@ type screen struct {
 
 func (s *screen) draw(drv *simtable.Driver, u *table.Update) error {
 	for _, e := range u.Events {
+		if u.Flushed {
+			break // shown when they happened
+		}
 		line := fmt.Sprintf("%5d %-10s %s %s%s%s %s", e.Seq, e.Type, e.Colour, e.Throw, e.Move, rulePart(e), e.Detail)
 		s.recent = append(s.recent, strings.TrimSpace(line))
 	}
