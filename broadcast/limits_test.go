@@ -13,6 +13,7 @@ import (
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
+	"github.com/gorilla/websocket"
 )
 
 // syncBuf is a log written by the broker's goroutines.
@@ -301,5 +302,55 @@ func TestRateLimit_BurstThenCounted(t *testing.T) {
 	ok, dropped := r.allow("m")
 	if !ok || dropped != 5 {
 		t.Errorf("after the period: ok %v, %d left out, want true, 5", ok, dropped)
+	}
+}
+
+// The WebSocket listener has the same limits: a packet announcing more
+// than MaxPacket closes the connection, and connections beyond
+// MaxClientsPerAddr are refused.
+func TestBroker_WebSocket_SameLimits(t *testing.T) {
+	ws := freeAddr(t)
+	b, err := NewBroker(BrokerOpts{TCPAddr: freeAddr(t), WSAddr: ws, AllowAnonymous: true, Logger: quietLogger(),
+		Limits: Limits{MaxClientsPerAddr: 3, MaxClients: 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dial := func() (*websocket.Conn, error) {
+		d := websocket.Dialer{Subprotocols: []string{"mqtt"}, HandshakeTimeout: 2 * time.Second}
+		c, _, err := d.Dial("ws://"+ws+"/mqtt", nil)
+		return c, err
+	}
+	c, err := dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.WriteMessage(websocket.BinaryMessage, append([]byte{0x10}, varint(250<<20)...))
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if _, _, err := c.ReadMessage(); err == nil {
+		t.Error("a CONNECT announcing 250 MB over WebSocket got an answer")
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Error("a CONNECT announcing 250 MB over WebSocket left the connection open")
+	}
+	c.Close()
+	time.Sleep(100 * time.Millisecond)
+	var held []*websocket.Conn
+	for range 3 {
+		c, err := dial()
+		if err != nil {
+			t.Fatalf("connection within the limit refused: %v", err)
+		}
+		held = append(held, c)
+	}
+	if c, err := dial(); err == nil {
+		c.Close()
+		t.Error("a fourth WebSocket connection from one address was let in")
+	}
+	for _, c := range held {
+		c.Close()
 	}
 }
