@@ -228,7 +228,16 @@ type accessHook struct {
 func (h *accessHook) ID() string { return "parchis-access" }
 
 func (h *accessHook) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnPacketRead
+	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnPacketRead || b == mqtt.OnDisconnect
+}
+
+// OnDisconnect logs a client disconnected for a packet over the limit, by
+// client, user and address (the packet itself is not read).
+func (h *accessHook) OnDisconnect(cl *mqtt.Client, err error, expire bool) {
+	if errors.Is(err, packets.ErrPacketTooLarge) {
+		h.log.Warn("broker: packet refused", "client", truncate(cl.ID, 100), "user", truncate(string(cl.Properties.Username), 100),
+			"addr", cl.Net.Remote, "why", "larger than broker.max_packet", "max_packet", h.lim.MaxPacket)
+	}
 }
 
 func (h *accessHook) user(name []byte) *User {

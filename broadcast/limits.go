@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -271,7 +272,11 @@ func (l *tcpListener) Close(closeClients listeners.CloseFn) {
 // limit as such (mochi refuses it from its announced size).
 func logConnError(c *connLimiter, conn net.Conn, err error) {
 	if errors.Is(err, packets.ErrPacketTooLarge) {
-		c.log.Warn("broker: packet refused", "addr", conn.RemoteAddr().String(), "why", "larger than broker.max_packet", "max_packet", c.lim.MaxPacket)
+		// A client that had connected is logged with its id
+		// (accessHook.OnDisconnect); this is a CONNECT too large.
+		if strings.HasPrefix(err.Error(), "read connection") {
+			c.log.Warn("broker: packet refused", "addr", conn.RemoteAddr().String(), "packet", "CONNECT", "why", "larger than broker.max_packet", "max_packet", c.lim.MaxPacket)
+		}
 		return
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {

@@ -146,8 +146,8 @@ func TestBroker_MaxPacket_RefusedFromTheHeader(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("%d more messages reached the subscriber", len(got))
 	}
-	if !strings.Contains(log.String(), "packet refused") {
-		t.Errorf("no packet refused in the log:\n%s", log.String())
+	if !strings.Contains(log.String(), `msg="broker: packet refused" addr=`) || !strings.Contains(log.String(), `msg="broker: packet refused" client=j user=judge-ana`) {
+		t.Errorf("refused packets not in the log, by address before CONNECT and by client after:\n%s", log.String())
 	}
 }
 
