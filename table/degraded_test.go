@@ -154,3 +154,56 @@ func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
 		t.Errorf("handed out\n%s\nreplayed\n%s", got, want)
 	}
 }
+
+// A journal ending with a game's end not yet saved, opened on a full disk:
+// the table opens, the earlier game's result is never offered as this
+// one's, and once there is room the game is saved and told (OnGameEnd).
+func TestOpen_UnsavedGameEndOnFullDisk_NoOlderResultOffered(t *testing.T) {
+	disk := tinyDisk(t, 512<<10)
+	dir := filepath.Join(disk, "table")
+	tb, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script(t, tb, endScript(t)) // game 1 ends at event 9
+	events := script(t, tb, endScript(t))
+	last := events[len(events)-1] // game 2 ends
+	tb.Close()
+	base := filepath.Join(dir, "games", fmt.Sprintf("game-%06d", last.Seq))
+	archive, err := os.ReadFile(base + ".journal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".journal", ".json", ".txt"} {
+		os.Remove(base + ext)
+	}
+	os.WriteFile(filepath.Join(dir, JournalName), archive, 0o600)
+	f, _ := os.Create(filepath.Join(disk, "filler"))
+	for {
+		if _, err := f.Write(make([]byte, 4096)); err != nil {
+			break
+		}
+	}
+	f.Close()
+
+	var ends []GameEnd
+	tb2, err := Open(Opts{Caps: caps, Dir: dir, OnGameEnd: func(g GameEnd) { ends = append(ends, g) }})
+	if err != nil {
+		t.Fatalf("the table does not open on a full disk: %v", err)
+	}
+	defer tb2.Close()
+	if err, _ := tb2.Degraded(); err == nil {
+		t.Error("not degraded with the game's end unsaved")
+	}
+	if end, ok, err := tb2.Finished(); ok || err != nil {
+		t.Errorf("a result offered before this game's is saved: %+v, %v", end, err)
+	}
+	os.Remove(filepath.Join(disk, "filler"))
+	tb2.Retry()
+	if len(ends) != 1 || ends[0].Seq != last.Seq {
+		t.Fatalf("game ends told once there is room: %+v, want event %d's", ends, last.Seq)
+	}
+	if end, ok, err := tb2.Finished(); !ok || err != nil || end.Seq != last.Seq {
+		t.Errorf("finished game after saving: %+v, %v, %v", end, ok, err)
+	}
+}

@@ -268,9 +268,12 @@ func Open(opts Opts) (*Table, error) {
 	pos := t.run.Referee.Position()
 	if n := len(t.replay); n > 0 && t.replay[n-1].Type == referee.EventResult && pos.Phase() == engine.PhaseEnd {
 		t.log.Warn("the journal ends with a game's end not yet saved: saving it now", "seq", t.replay[n-1].Seq)
-		if _, err := t.saveGame(t.endOf(t.replay[n-1])); err != nil {
-			j.Close()
-			return nil, err
+		end := t.endOf(t.replay[n-1])
+		if _, err := t.saveGame(end); err != nil {
+			// Saved at the next try (Retry), as a game that ended on a
+			// full disk; OnGameEnd says so then.
+			t.degrade(err)
+			t.pendingEnd = &end
 		}
 	}
 	return t, nil
@@ -321,18 +324,24 @@ func (t *Table) Finished() (GameEnd, bool, error) {
 	if t.opts.Dir == "" || pos.Phase() != engine.PhaseEnd {
 		return GameEnd{}, false, nil
 	}
-	seq := t.savedSeq
+	if t.pendingEnd != nil {
+		// Not saved yet (a full disk): OnGameEnd tells when it is. The
+		// game saved before it is not this one, and is never offered.
+		return GameEnd{}, false, nil
+	}
+	// A game that ended in this journal (its result event replayed) is
+	// the one; else the journal began from the saved game's end.
+	var seq uint64
+	for i := len(t.replay) - 1; i >= 0 && seq == 0; i-- {
+		if t.replay[i].Type == referee.EventResult {
+			seq = t.replay[i].Seq
+		}
+	}
 	if seq == 0 {
-		// The journal was not started anew (a crash while it was): the
-		// game's result event names the saved game.
-		for i := len(t.replay) - 1; i >= 0 && seq == 0; i-- {
-			if t.replay[i].Type == referee.EventResult {
-				seq = t.replay[i].Seq
-			}
-		}
-		if seq == 0 {
-			return GameEnd{}, false, nil
-		}
+		seq = t.savedSeq
+	}
+	if seq == 0 {
+		return GameEnd{}, false, nil
 	}
 	file := t.savedFile(seq) + ".json"
 	b, err := os.ReadFile(file)
