@@ -2,6 +2,10 @@ package config
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -19,6 +23,7 @@ import (
 
 	"github.com/parchis-table/parchis/firmware/protocol"
 	"github.com/parchis-table/parchis/hw/serial"
+	"github.com/parchis-table/parchis/judges"
 )
 
 // Daemon is the table daemon's configuration (parchisd.yaml). Its defaults
@@ -391,7 +396,9 @@ func LoadAndCheckDaemonFile(path string) (*Daemon, error) {
 	return d, nil
 }
 
-// CheckFiles checks that every file the configuration names exists.
+// CheckFiles checks that every file the configuration names exists and
+// reads as the daemon will read it: the layout, the judges and table keys
+// files, the TLS certificates and keys.
 func (d *Daemon) CheckFiles() error {
 	var errs []error
 	files := []struct{ field, path string }{
@@ -410,9 +417,58 @@ func (d *Daemon) CheckFiles() error {
 		}
 		if _, err := os.Stat(f.path); err != nil {
 			errs = append(errs, d.fieldError(f.field, fmt.Sprintf("%s: %v", f.path, errors.Unwrap(err))))
+			continue
+		}
+		if err := readAs(f.field, f.path); err != nil {
+			errs = append(errs, d.fieldError(f.field, fmt.Sprintf("%s: %v", f.path, err)))
+		}
+	}
+	pairs := []struct{ field, cert, key string }{
+		{"mqtt.cert/key", d.MQTT.Cert, d.MQTT.Key},
+		{"broker.cert/key", d.Broker.Cert, d.Broker.Key},
+		{"dashboard.cert/key", d.Dashboard.Cert, d.Dashboard.Key},
+	}
+	for _, p := range pairs {
+		if p.cert == "" || p.key == "" || (p.field == "broker.cert/key" && !d.Broker.Enabled) || (p.field == "dashboard.cert/key" && !d.Dashboard.Enabled) {
+			continue
+		}
+		if _, err := tls.LoadX509KeyPair(p.cert, p.key); err != nil && fileExists(p.cert) && fileExists(p.key) {
+			errs = append(errs, d.fieldError(p.field, fmt.Sprintf("%s, %s: %v", p.cert, p.key, err)))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// readAs reads a file the configuration names as the daemon reads it.
+func readAs(field, path string) error {
+	var err error
+	switch field {
+	case "layout":
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			_, err = LoadLayout(f)
+			f.Close()
+		}
+	case "dashboard.judges":
+		_, err = judges.LoadJudges(path)
+	case "dashboard.table_keys":
+		_, err = judges.LoadTableKeys(path)
+	case "mqtt.ca", "broker.ca":
+		var b []byte
+		if b, err = os.ReadFile(path); err == nil && !x509.NewCertPool().AppendCertsFromPEM(b) {
+			err = errors.New("no PEM certificate in it")
+		}
+	}
+	if err != nil {
+		// The judges' files name themselves in their errors.
+		return errors.New(strings.TrimPrefix(err.Error(), path+": "))
+	}
+	return nil
 }
 
 // fieldError is a problem of field, with its line when the file sets it.
@@ -590,6 +646,10 @@ func (d *Daemon) Validate() error {
 	for i, j := range d.Judges {
 		if j.Name == "" || j.PublicKey == "" {
 			bad("judges["+strconv.Itoa(i)+"]", "want a name and a public_key")
+			continue
+		}
+		if k, err := base64.StdEncoding.DecodeString(j.PublicKey); err != nil || len(k) != ed25519.PublicKeySize {
+			bad("judges["+strconv.Itoa(i)+"].public_key", "want an Ed25519 public key in standard base64 (%d bytes)", ed25519.PublicKeySize)
 		}
 	}
 	oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error")

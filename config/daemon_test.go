@@ -188,3 +188,27 @@ func TestValidate_AddressesAndURLs(t *testing.T) {
 		t.Errorf("valid settings refused: %v", err)
 	}
 }
+
+// The files are read as the daemon reads them: a judges file with a bad
+// line, a layout that does not load, a CA without a certificate, a judge's
+// key that is not one.
+func TestCheckFiles_ReadAsTheDaemonReadsThem(t *testing.T) {
+	dir := t.TempDir()
+	judgesFile := filepath.Join(dir, "judges.txt")
+	os.WriteFile(judgesFile, []byte("ana not-a-hash\n"), 0o644)
+	layout := filepath.Join(dir, "layout.yaml")
+	os.WriteFile(layout, []byte("nonsense: [\n"), 0o644)
+	ca := filepath.Join(dir, "ca.pem")
+	os.WriteFile(ca, []byte("not a certificate\n"), 0o644)
+	path := filepath.Join(dir, "parchisd.yaml")
+	os.WriteFile(path, []byte("layout: "+layout+"\nmqtt:\n  ca: "+ca+"\ndashboard:\n  judges: "+judgesFile+"\njudges:\n  - {name: ana, public_key: abc}\n"), 0o644)
+	_, err := LoadAndCheckDaemonFile(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"line 1: layout: ", "line 3: mqtt.ca: ", "no PEM certificate", "line 5: dashboard.judges: ", "line 7: judges[0].public_key"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nlacks %q", err, want)
+		}
+	}
+}
