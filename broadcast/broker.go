@@ -228,7 +228,30 @@ type accessHook struct {
 func (h *accessHook) ID() string { return "parchis-access" }
 
 func (h *accessHook) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnPacketRead || b == mqtt.OnDisconnect
+	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnPacketRead || b == mqtt.OnDisconnect || b == mqtt.OnPublish
+}
+
+// OnPublish keeps retained only what the feed retains — a table's status,
+// state and result — so that no client can fill the broker's memory with
+// retained messages on topics of its own making: any other retained
+// publish is passed on, not kept.
+func (h *accessHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
+	if !pk.FixedHeader.Retain || cl.Net.Inline {
+		return pk, nil
+	}
+	var u *User
+	if len(cl.Properties.Username) > 0 {
+		u = h.user(cl.Properties.Username)
+	}
+	if u != nil && u.Role == RoleTable {
+		p := Prefix(u.Event, u.Table)
+		if pk.TopicName == p+TopicStatus || pk.TopicName == p+TopicState || pk.TopicName == p+TopicResult {
+			return pk, nil
+		}
+	}
+	h.log.Warn("broker: retained publish not kept", "client", truncate(cl.ID, 100), "topic", truncate(pk.TopicName, 200), "size", len(pk.Payload))
+	pk.FixedHeader.Retain = false
+	return pk, nil
 }
 
 // OnDisconnect logs a client disconnected for a packet over the limit, by

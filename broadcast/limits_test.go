@@ -354,3 +354,42 @@ func TestBroker_WebSocket_SameLimits(t *testing.T) {
 		c.Close()
 	}
 }
+
+// Only a table's status, state and result are kept retained: a judge's
+// retained command is passed on but not kept for later subscribers.
+func TestBroker_RetainedOnlyTheFeeds(t *testing.T) {
+	tb := embeddedBroker(t)
+	prefix := Prefix(tb.event, tb.table)
+	connect := func(id, user, pass string) mqtt.Client {
+		c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker(tb.url()).SetClientID(id).SetUsername(user).SetPassword(pass))
+		if tok := c.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+			t.Fatal(tok.Error())
+		}
+		t.Cleanup(func() { c.Disconnect(0) })
+		return c
+	}
+	table := connect("t", tb.tableUser, tb.tablePass)
+	judge := connect("j", tb.judgeUser, tb.judgePass)
+	table.Publish(prefix+TopicState, 1, true, []byte(`{"seq":1}`)).WaitTimeout(5 * time.Second)
+	table.Publish(prefix+"other", 1, true, []byte(`x`)).WaitTimeout(5 * time.Second)
+	judge.Publish(prefix+TopicCmd+"correct", 1, true, []byte(`{"id":"1"}`)).WaitTimeout(5 * time.Second)
+	got := make(chan string, 10)
+	late := connect("late", "", "")
+	late.Subscribe("parchis/v1/#", 1, func(_ mqtt.Client, m mqtt.Message) {
+		if m.Retained() { // not one still on its way live
+			got <- m.Topic()
+		}
+	}).WaitTimeout(5 * time.Second)
+	var topics []string
+	for done := false; !done; {
+		select {
+		case tp := <-got:
+			topics = append(topics, tp)
+		case <-time.After(500 * time.Millisecond):
+			done = true
+		}
+	}
+	if len(topics) != 1 || topics[0] != prefix+TopicState {
+		t.Errorf("retained for a late subscriber: %v, want only the state", topics)
+	}
+}
