@@ -78,7 +78,7 @@ func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
 	f.Close()
 	at := time.Unix(8, 500_000_000)
 	for i := 0; ; i++ {
-		if err, _ := tb.Degraded(); err != nil {
+		if _, err := tb.Degraded(); err != nil {
 			break
 		}
 		if i > 2000 {
@@ -106,7 +106,7 @@ func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err, n := tb.Degraded(); err == nil || n == 0 || len(held) == 0 {
+	if n, err := tb.Degraded(); err == nil || n == 0 || len(held) == 0 {
 		t.Fatalf("not degraded: %v, %d inputs held, %d events held", err, n, len(held))
 	}
 	before := len(published)
@@ -114,7 +114,7 @@ func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
 	// Room again.
 	os.Remove(filepath.Join(disk, "filler"))
 	tb.Retry()
-	if err, n := tb.Degraded(); err != nil || n != 0 {
+	if n, err := tb.Degraded(); err != nil || n != 0 {
 		t.Fatalf("still degraded once there is room: %v, %d held", err, n)
 	}
 	if len(ends) != 1 || ends[0].Position.Phase() != engine.PhaseEnd {
@@ -192,7 +192,7 @@ func TestOpen_UnsavedGameEndOnFullDisk_NoOlderResultOffered(t *testing.T) {
 		t.Fatalf("the table does not open on a full disk: %v", err)
 	}
 	defer tb2.Close()
-	if err, _ := tb2.Degraded(); err == nil {
+	if _, err := tb2.Degraded(); err == nil {
 		t.Error("not degraded with the game's end unsaved")
 	}
 	if end, ok, err := tb2.Finished(); ok || err != nil {

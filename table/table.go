@@ -460,13 +460,13 @@ func (t *Table) endOf(e referee.Event) endedGame {
 	return endedGame{e: e, game: &g, players: t.run.Referee.Players()}
 }
 
-// Degraded returns why the journal cannot be written now (nil when it
-// can) and how many inputs are held in memory.
-func (t *Table) Degraded() (error, int) {
+// Degraded returns how many inputs are held in memory and why the journal
+// cannot be written now (nil when it can).
+func (t *Table) Degraded() (held int, err error) {
 	if t.degraded == nil && t.pendingEnd == nil {
-		return nil, 0
+		return 0, nil
 	}
-	return t.degraded, len(t.held)
+	return len(t.held), t.degraded
 }
 
 func (t *Table) degrade(err error) {

@@ -289,7 +289,7 @@ func (d *daemon) alerts() []string {
 		a = append(a, d.table.Check())
 	}
 	if d.table != nil {
-		if err, n := d.table.Degraded(); err != nil {
+		if n, err := d.table.Degraded(); err != nil {
 			a = append(a, fmt.Sprintf("the journal cannot be written (%v): the game goes on in memory, %d inputs held", err, n))
 		}
 	}
