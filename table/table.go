@@ -568,16 +568,17 @@ func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) 
 		// A set-up line: journal it, so that a replay sets up the same.
 		t.flush()
 		rec := t.record(note, tablescript.FormatSetup(st))
-		if t.journal != nil && len(t.held) == 0 && t.pendingEnd == nil {
-			if err := t.journal.Append(rec, false); err == nil {
+		if t.journal == nil {
+			return nil, nil
+		}
+		if len(t.held) == 0 && t.pendingEnd == nil {
+			err := t.journal.Append(rec, false)
+			if err == nil {
 				return nil, nil
-			} else {
-				t.degrade(err)
 			}
+			t.degrade(err)
 		}
-		if t.journal != nil {
-			t.held = append(t.held, heldInput{step: &st, note: note, rec: rec})
-		}
+		t.held = append(t.held, heldInput{step: &st, note: note, rec: rec})
 		return nil, nil
 	}
 	events, err := t.Handle(in, note)
