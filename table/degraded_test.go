@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,23 +14,9 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/testdisk"
 	"github.com/parchis-table/parchis/referee"
 )
-
-// tinyDisk mounts a tmpfs of size bytes, or skips the test when it
-// cannot (not root).
-func tinyDisk(t *testing.T, size int) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root: run the tests as root (./test.sh does in CI)")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d,mode=0700", size), "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
-	return dir
-}
 
 // A full disk at a game's end, with the next game begun before there is
 // room again: the table plays on in memory, holds the events from the
@@ -39,7 +24,10 @@ func tinyDisk(t *testing.T, size int) string {
 // out in order, saves the game, and the journals replay to exactly the
 // events handed out.
 func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
-	disk := tinyDisk(t, 512<<10)
+	disk, ok := testdisk.Mount(t, 512<<10)
+	if !ok {
+		return
+	}
 	dir := filepath.Join(disk, "table")
 	var published, held []referee.Event
 	sink := SinkFunc(func(u *Update) error {
@@ -159,7 +147,10 @@ func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
 // the table opens, the earlier game's result is never offered as this
 // one's, and once there is room the game is saved and told (OnGameEnd).
 func TestOpen_UnsavedGameEndOnFullDisk_NoOlderResultOffered(t *testing.T) {
-	disk := tinyDisk(t, 512<<10)
+	disk, ok := testdisk.Mount(t, 512<<10)
+	if !ok {
+		return
+	}
 	dir := filepath.Join(disk, "table")
 	tb, err := Open(Opts{Caps: caps, Dir: dir})
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,27 +21,9 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/internal/testdisk"
 	"github.com/parchis-table/parchis/referee"
 )
-
-// smallDisk mounts a tmpfs of size bytes for the test, or skips it when
-// the test cannot mount (not root).
-func smallDisk(t *testing.T, size int) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root: run the tests as root (./test.sh does in CI)")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d,mode=0700", size), "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v %s", dir, err, out)
-		}
-	})
-	return dir
-}
 
 // fill takes every free byte of the file system at dir, and returns a
 // function that gives them back.
@@ -77,7 +58,10 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon for half a minute")
 	}
-	disk := smallDisk(t, 8<<20)
+	disk, ok := testdisk.Mount(t, 8<<20)
+	if !ok {
+		return
+	}
 	bin := buildDaemon(t)
 	dir := filepath.Join(disk, "table")
 	addr := freeAddr(t)
