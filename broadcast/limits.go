@@ -242,11 +242,21 @@ func (l *tcpListener) Init(log *slog.Logger) error {
 }
 
 func (l *tcpListener) Serve(establish listeners.EstablishFn) {
+	var wait time.Duration
 	for {
 		conn, err := l.ln.Accept()
 		if err != nil {
-			return
+			if l.end.Load() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of file descriptors, say: wait and accept again, as
+			// net/http does, rather than stop serving.
+			wait = min(max(2*wait, 5*time.Millisecond), time.Second)
+			l.c.log.Warn("broker: accepting a connection", "err", err.Error(), "retry_in", wait)
+			time.Sleep(wait)
+			continue
 		}
+		wait = 0
 		if l.end.Load() {
 			conn.Close()
 			return
