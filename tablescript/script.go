@@ -104,7 +104,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // MaxSeq is the largest event number a script's seq line may give:
 // numbers above 2^53 would lose precision in JSON readers such as
 // JavaScript's, and the referee's count could overflow.
-const MaxSeq = 1<<53 - 1<<20
+const MaxSeq uint64 = 1<<53 - 1<<20
 
 // Clock checks that a script's times never go backwards.
 type Clock struct {
