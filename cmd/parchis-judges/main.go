@@ -20,6 +20,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -84,6 +85,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	srv, err := judges.New(o)
+	if errors.Is(err, judges.ErrDemoJudgeOffLoopback) {
+		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
 		return 1

@@ -121,7 +121,9 @@ func batch(nargs int, do func([]string) (string, error), stdin io.Reader, stdout
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	status := exitOK
+	n := 0
 	for sc.Scan() {
+		n++
 		line := strings.TrimRight(sc.Text(), "\r")
 		fields := strings.Split(line, "\t")
 		var out string
@@ -140,7 +142,10 @@ func batch(nargs int, do func([]string) (string, error), stdin io.Reader, stdout
 		w.WriteByte('\n')
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(w, "error: reading input: %v\n", err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("longer than %d bytes", 1<<20)
+		}
+		fmt.Fprintf(w, "error: reading input: line %d: %v\n", n+1, err)
 		return exitUsage
 	}
 	return status

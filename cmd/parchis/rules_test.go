@@ -93,6 +93,9 @@ func TestBatch(t *testing.T) {
 		{"play, wrong number of fields", []string{"play", "-"},
 			"5:Y Y 3 0 - Y\n",
 			2, "*", ""},
+		{"throw, a line too long, with its number", []string{"throw", "-"},
+			"- Y throw 0 - Y\t5\n" + strings.Repeat("x", 1<<20+1) + "\n",
+			2, "- Y 5 0 - Y\nerror: reading input: line 2: longer than 1048576 bytes\n", ""},
 	})
 	// One output line per input line; bad lines say "error: …".
 	for _, tc := range []struct {

@@ -19,7 +19,7 @@ func runConfig(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return st
 	}
 	if *check != "" {
-		if _, err := config.LoadDaemonFile(*check); err != nil {
+		if _, err := config.LoadAndCheckDaemonFile(*check); err != nil {
 			fmt.Fprintf(stderr, "parchisd config: %v\n", err)
 			return exitUsage
 		}

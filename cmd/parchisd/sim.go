@@ -127,6 +127,9 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 	tick := time.NewTicker(time.Duration(float64(opts.Frame) / speed))
 	defer tick.Stop()
 	watchdog := watchdogTicker()
+	// What a full disk held back is tried again every second.
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
 	var over time.Time
 	for {
 		select {
@@ -135,6 +138,8 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 			return nil
 		case <-watchdog:
 			sdNotify("WATCHDOG=1")
+		case <-retry.C:
+			d.retry()
 		case req := <-d.commands():
 			d.command(req, drv.At())
 		case <-tick.C:
@@ -172,6 +177,9 @@ type screen struct {
 
 func (s *screen) draw(drv *simtable.Driver, u *table.Update) error {
 	for _, e := range u.Events {
+		if u.Flushed {
+			break // shown when they happened
+		}
 		line := fmt.Sprintf("%5d %-10s %s %s%s%s %s", e.Seq, e.Type, e.Colour, e.Throw, e.Move, rulePart(e), e.Detail)
 		s.recent = append(s.recent, strings.TrimSpace(line))
 	}
