@@ -23,11 +23,7 @@ func writeBanner(w io.Writer, cfg *config.Daemon, logFile string) error {
 		fmt.Fprintf(&b, "  %-10s %s\n", label, fmt.Sprintf(format, args...))
 	}
 	if cfg.Dashboard.Enabled {
-		scheme := "http"
-		if cfg.Dashboard.Cert != "" {
-			scheme = "https"
-		}
-		row("dashboard", "%s://%s", scheme, dialable(cfg.Dashboard.Addr))
+		row("dashboard", "%s", dashboardURL(cfg))
 		if cfg.Dashboard.Judges == "" {
 			row("", "sign in as the demo judge: user juez, password juez")
 		} else {
@@ -93,3 +89,32 @@ func dialHost(host string) string {
 // logPath is where the simulated table writes its log while the terminal
 // shows the board.
 func logPath(cfg *config.Daemon) string { return filepath.Join(cfg.Dir, "parchisd.log") }
+
+// headerLines are the banner's essentials, kept above the board while it
+// is drawn (the drawing clears the screen, and the banner with it).
+func headerLines(cfg *config.Daemon, logFile string) []string {
+	first := "parchisd sim"
+	if cfg.Dashboard.Enabled {
+		first += " · dashboard " + dashboardURL(cfg)
+		if cfg.Dashboard.Judges == "" {
+			first += " (juez / juez)"
+		}
+	}
+	first += " · Ctrl-C stops; the game resumes where it was"
+	lines := []string{first}
+	if sub := subscribeLine(cfg); sub != "" {
+		lines = append(lines, "feed: "+sub)
+	}
+	if logFile != "" {
+		lines = append(lines, "log: "+logFile)
+	}
+	return lines
+}
+
+func dashboardURL(cfg *config.Daemon) string {
+	scheme := "http"
+	if cfg.Dashboard.Cert != "" {
+		scheme = "https"
+	}
+	return scheme + "://" + dialable(cfg.Dashboard.Addr)
+}

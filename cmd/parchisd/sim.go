@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -14,9 +13,9 @@ import (
 	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw/sim"
-	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/simtable"
 	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/termboard"
 )
 
 func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -30,6 +29,7 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the simulated players (default: the config's sim.seed)")
 	render := fs.Bool("render", true, "draw the board and its lights in the terminal (when the config allows)")
 	speed := fs.Float64("speed", 1, "run the simulated time this many times faster than real time")
+	lang := fs.String("lang", string(langFromEnv()), "language of the words under the board: es or en (default from LANG)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -55,13 +55,18 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.Sim.Seed = *seed
 	}
 	cfg.Sim.Render = cfg.Sim.Render && *render
+	words, err := termboard.ParseLang(*lang)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchisd sim: -lang: %v\n", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *speed <= 0 || *speed > 1000 {
 		fmt.Fprintf(stderr, "parchisd sim: -speed %v: want more than 0 and at most 1000\n", *speed)
 		return exitUsage
 	}
-	if err := simulate(ctx, cfg, *speed, stdout, stderr); err != nil {
+	if err := simulate(ctx, cfg, *speed, words, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "parchisd sim: %v\n", err)
 		return exitFail
 	}
@@ -70,33 +75,38 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // simulate runs the simulated table until ctx ends or the configured
 // number of games is played.
-func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, stderr io.Writer) error {
+func simulate(ctx context.Context, cfg *config.Daemon, speed float64, lang termboard.Lang, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	logw := stderr
+	logw, logFile := stderr, ""
 	if cfg.Sim.Render {
 		// The terminal shows the board; the log goes to a file.
 		if err := os.MkdirAll(cfg.Dir, 0o750); err != nil {
-			return err
+			return fmt.Errorf("data folder: %w", err)
 		}
-		f, err := os.OpenFile(cfg.Dir+"/parchisd.log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
+		logFile = logPath(cfg)
+		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
 		if err != nil {
-			return err
+			return fmt.Errorf("log: %w", err)
 		}
 		defer f.Close()
 		logw = f
 	}
+	if err := writeBanner(stdout, cfg, logFile); err != nil {
+		return err
+	}
 	log := newLogger(cfg, logw)
 	lights := sim.NewLights()
 	var drv *simtable.Driver
-	screen := &screen{w: stdout}
+	scr := newScreen(stdout, lang, headerLines(cfg, logFile))
 	var sinks []table.Sink
 	if cfg.Sim.Render {
 		sinks = append(sinks, table.SinkFunc(func(u *table.Update) error {
 			if drv == nil {
 				return nil
 			}
-			return screen.draw(drv, u)
+			snap := drv.Board.Pieces()
+			return scr.draw(&snap, u.Lights, u.Position.String(), u.Events)
 		}))
 	}
 	d, err := start(ctx, cfg, log, board.Caps{Counts: true, Colours: true}, lights, sinks...)
@@ -160,43 +170,4 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 			}
 		}
 	}
-}
-
-// screen draws the simulated board and its lights in the terminal, at
-// most a few times a second.
-type screen struct {
-	w      io.Writer
-	last   time.Time
-	recent []string
-}
-
-func (s *screen) draw(drv *simtable.Driver, u *table.Update) error {
-	for _, e := range u.Events {
-		line := fmt.Sprintf("%5d %-10s %s %s%s%s %s", e.Seq, e.Type, e.Colour, e.Throw, e.Move, rulePart(e), e.Detail)
-		s.recent = append(s.recent, strings.TrimSpace(line))
-	}
-	if n := len(s.recent); n > 8 {
-		s.recent = s.recent[n-8:]
-	}
-	if time.Since(s.last) < 150*time.Millisecond && len(u.Events) == 0 {
-		return nil
-	}
-	s.last = time.Now()
-	snap := drv.Board.Pieces()
-	var b strings.Builder
-	b.WriteString("\x1b[H\x1b[2J")
-	sim.Render(&b, &snap, u.Lights, sim.RenderOpts{Colour: true})
-	fmt.Fprintf(&b, "\nposition: %s\n\n", u.Position.String())
-	for _, l := range s.recent {
-		b.WriteString(l + "\n")
-	}
-	_, err := io.WriteString(s.w, b.String())
-	return err
-}
-
-func rulePart(e referee.Event) string {
-	if e.Rule == "" {
-		return ""
-	}
-	return " [" + e.Rule + "]"
 }

@@ -1,0 +1,18 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// windowColumns asks the terminal on f for its width; 0 when it cannot.
+func windowColumns(f *os.File) int {
+	var ws struct{ Row, Col, X, Y uint16 }
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), uintptr(syscall.TIOCGWINSZ), uintptr(unsafe.Pointer(&ws))); e != 0 {
+		return 0
+	}
+	return int(ws.Col)
+}
