@@ -37,10 +37,12 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 			},
 		},
 		{
-			name:   "judges listed, broker for readers with accounts, under TLS",
-			change: func(d *config.Daemon) { d.Dashboard.Judges, d.Broker.Anonymous, d.Broker.CA = "judges.txt", false, "ca.pem" },
-			want:   []string{"judges sign in as listed in judges.txt", "--cafile ca.pem -u USER -P PASSWORD"},
-			not:    []string{"juez"},
+			name: "judges listed, broker for readers with accounts, under TLS",
+			change: func(d *config.Daemon) {
+				d.Dashboard.Judges, d.Broker.Anonymous, d.Broker.CA = "judges.txt", false, "ca.pem"
+			},
+			want: []string{"judges sign in as listed in judges.txt", "--cafile ca.pem -u USER -P PASSWORD"},
+			not:  []string{"juez"},
 		},
 		{
 			name:   "listening on every address",
@@ -48,10 +50,12 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 			want:   []string{"http://localhost:8080", "-h localhost -p 1884"},
 		},
 		{
-			name:   "no embedded broker nor dashboard",
-			change: func(d *config.Daemon) { d.Broker.Enabled, d.Dashboard.Enabled, d.MQTT.Broker = false, false, "tcp://broker.club:1883" },
-			want:   []string{"topics parchis/v1/# on tcp://broker.club:1883", "log        this terminal"},
-			not:    []string{"dashboard  ", "juez", "mosquitto_sub"},
+			name: "no embedded broker nor dashboard",
+			change: func(d *config.Daemon) {
+				d.Broker.Enabled, d.Dashboard.Enabled, d.MQTT.Broker = false, false, "tcp://broker.club:1883"
+			},
+			want: []string{"topics parchis/v1/# on tcp://broker.club:1883", "log        this terminal"},
+			not:  []string{"dashboard  ", "juez", "mosquitto_sub"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
