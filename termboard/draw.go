@@ -34,6 +34,8 @@ type View struct {
 	Showing *referee.Event
 	// Events are the last events, oldest first.
 	Events []referee.Event
+	// Say are lines to stand out under the board (the tour's words).
+	Say []string
 }
 
 // Opts sets how a view is drawn.
@@ -73,9 +75,12 @@ func Render(w io.Writer, v *View, o Opts) error {
 	b.WriteString(trayLine(v.Lights, o.Lang) + "\n")
 	b.WriteString(legend(v.Lights, o.Lang, cols) + "\n")
 	if v.Showing != nil {
-		b.WriteString(clip(o.Lang.pick("The table shows: ", "La mesa señala: ")+o.Lang.EventLine(*v.Showing), cols) + "\n")
+		b.WriteString(clip(o.Lang.Pick("The table shows: ", "La mesa señala: ")+o.Lang.EventLine(*v.Showing), cols) + "\n")
 	} else {
-		b.WriteString(o.Lang.pick("The table shows no fault.", "La mesa no señala ninguna falta.") + "\n")
+		b.WriteString(o.Lang.Pick("The table shows no fault.", "La mesa no señala ninguna falta.") + "\n")
+	}
+	for _, l := range v.Say {
+		b.WriteString("\x1b[1m" + clip(l, cols) + "\x1b[0m\n")
 	}
 	for _, e := range v.Events {
 		b.WriteString(clip(fmt.Sprintf("%5d  %s", e.Seq, o.Lang.EventLine(e)), cols) + "\n")
@@ -216,7 +221,7 @@ func drawHomes(cv *canvas, v *View, cw int, lang Lang) {
 // trayLine draws the lights around the dice tray.
 func trayLine(f *board.Frame, lang Lang) string {
 	var b strings.Builder
-	b.WriteString(lang.pick("dice tray ", "bandeja   "))
+	b.WriteString(lang.Pick("dice tray ", "bandeja   "))
 	for _, l := range f.Tray {
 		if l.Pattern == board.Off {
 			b.WriteString("\x1b[0;38;2;90;90;90m○\x1b[0m")
@@ -298,13 +303,13 @@ func legend(f *board.Frame, lang Lang, cols int) string {
 		width += w
 		return true
 	}
-	add(lang.pick("lights: ", "luces: "), 8)
+	add(lang.Pick("lights: ", "luces: "), 8)
 	shown := false
 	for m := range numMeanings {
 		if !seen[m] {
 			continue
 		}
-		words := lang.pick(meaningWords[m][0], meaningWords[m][1])
+		words := lang.Pick(meaningWords[m][0], meaningWords[m][1])
 		sep := ""
 		if shown {
 			sep = "  "
@@ -315,7 +320,7 @@ func legend(f *board.Frame, lang Lang, cols int) string {
 		shown = true
 	}
 	if !shown {
-		add(lang.pick("none", "ninguna"), 7)
+		add(lang.Pick("none", "ninguna"), 7)
 	}
 	return b.String()
 }

@@ -35,7 +35,8 @@ func ParseLang(s string) (Lang, error) {
 	return "", fmt.Errorf("language %q: want es or en", s)
 }
 
-func (l Lang) pick(en, es string) string {
+// Pick returns en or es, whichever is in the language l.
+func (l Lang) Pick(en, es string) string {
 	if l == Spanish {
 		return es
 	}
@@ -68,10 +69,10 @@ var ruleWords = map[string][2]string{
 	referee.RuleBackwards:       {"a piece moved backwards", "ficha movida hacia atrás"},
 	referee.RuleWrongCount:      {"a piece counted the wrong number of squares", "ficha contada mal"},
 	referee.RuleBarrier:         {"a piece went through or onto a barrier", "ficha que pasa o cae en una barrera"},
-	referee.RuleKillNotDone:     {"a kill was due and another move was made", "había que comer y se hizo otro movimiento"},
+	referee.RuleKillNotDone:     {"a killed piece left on the board: it goes home first", "ficha comida sin llevar a casa: primero a casa"},
 	referee.RuleMustExit:        {"with a 5, a piece must come out of home", "con un 5 hay que sacar ficha de casa"},
 	referee.RuleMustOpenBarrier: {"with a 6, the own barrier must be opened", "con un 6 hay que abrir la barrera propia"},
-	referee.RuleThirdSixHome:    {"third 6: the last piece moved goes home", "tercer 6: la última ficha movida vuelve a casa"},
+	referee.RuleThirdSixHome:    {"a throw before the piece of a third 6 went home", "tirada antes de llevar a casa la ficha del tercer 6"},
 	referee.RuleBonusNotPlayed:  {"the bonus (count 20 or 10) was not played before throwing", "no se contó el premio (20 o 10) antes de tirar"},
 	referee.RuleEarlyThrow:      {"the die was thrown before the move was made", "se tiró el dado antes de mover"},
 	referee.RuleIllegalMove:     {"a move the rules do not allow", "un movimiento que las reglas no permiten"},
@@ -84,7 +85,7 @@ func (l Lang) RuleWords(rule string) string {
 	if !ok {
 		return rule
 	}
-	return l.pick(w[0], w[1])
+	return l.Pick(w[0], w[1])
 }
 
 // EventLine says what an event means, in one line.
@@ -92,36 +93,74 @@ func (l Lang) EventLine(e referee.Event) string {
 	who := l.colourOfLetter(e.Colour)
 	switch e.Type {
 	case referee.EventStart:
-		return l.pick("A game starts: "+who+" plays first", "Empieza una partida: sale "+who)
+		return l.Pick("A game starts: "+who+" plays first", "Empieza una partida: sale "+who)
 	case referee.EventThrow:
-		return l.pick(who+" throws "+e.Throw, who+" saca "+e.Throw)
+		return l.Pick(who+" throws "+e.Throw, who+" saca "+e.Throw)
 	case referee.EventRethrow:
-		return l.pick(who+" throws again (the die: "+e.Throw+")", who+" repite la tirada (dado: "+e.Throw+")")
+		return l.Pick(who+" throws again (the die: "+e.Throw+")", who+" repite la tirada (dado: "+e.Throw+")")
 	case referee.EventMove:
 		if l == English && e.Detail != "" {
 			return who + " plays " + e.Move + ": " + e.Detail
 		}
 		if strings.Contains(e.Move, "x") {
-			return l.pick(who+" plays "+e.Move+" and kills", who+" juega "+e.Move+" y come")
+			return l.Pick(who+" plays "+e.Move+" and kills", who+" juega "+e.Move+" y come")
 		}
-		return l.pick(who+" plays "+e.Move, who+" juega "+e.Move)
+		return l.Pick(who+" plays "+e.Move, who+" juega "+e.Move)
 	case referee.EventLost:
-		return l.pick(who+" loses "+e.Throw+": no legal move", who+" pierde el "+e.Throw+": no hay movimiento")
+		return l.Pick(who+" loses "+e.Throw+": no legal move", who+" pierde el "+e.Throw+": no hay movimiento")
 	case referee.EventThirdSix:
-		return l.pick(who+": third 6, the last piece moved goes home", who+": tercer 6, la última ficha movida vuelve a casa")
+		return l.Pick(who+": third 6, the last piece moved goes home", who+": tercer 6, la última ficha movida vuelve a casa")
 	case referee.EventInfraction:
-		return l.pick("INFRACTION by "+who+": ", "INFRACCIÓN de "+who+": ") + l.RuleWords(e.Rule)
+		return l.Pick("INFRACTION by "+who+": ", "INFRACCIÓN de "+who+": ") + l.RuleWords(e.Rule)
 	case referee.EventMismatch:
-		return l.pick("The board does not match the game at "+sites(e.Sites), "El tablero no coincide con la partida en "+sites(e.Sites))
+		return l.Pick("The board does not match the game at "+sites(e.Sites), "El tablero no coincide con la partida en "+sites(e.Sites))
 	case referee.EventResolved:
-		return l.pick("The board matches the game again", "El tablero vuelve a coincidir con la partida")
+		return l.Pick("The board matches the game again", "El tablero vuelve a coincidir con la partida")
 	case referee.EventCorrection:
-		return l.pick("A judge set the position", "Un juez corrigió la posición")
+		return l.Pick("A judge set the position", "Un juez corrigió la posición")
 	case referee.EventResult:
-		return l.pick("Game over: "+l.pairName(e.Result)+" win; a judge certifies it on the dashboard",
+		return l.Pick("Game over: "+l.pairName(e.Result)+" win; a judge certifies it on the dashboard",
 			"Fin de la partida: ganan "+l.pairName(e.Result)+"; un juez la certifica en el panel")
 	}
 	return strings.TrimSpace(e.Type + " " + e.Colour + " " + e.Detail)
+}
+
+// Ask says what the lights ask of the players after an event worth
+// explaining: an infraction, a rethrow, an owed action, the result.
+func (l Lang) Ask(e referee.Event) string {
+	switch e.Type {
+	case referee.EventRethrow:
+		return l.Pick("the tray blinks magenta: throw the die again", "la bandeja parpadea en magenta: tira el dado otra vez")
+	case referee.EventMove:
+		if strings.Contains(e.Move, "x") {
+			return l.Pick("the victim blinks orange: take it to its home (orange); then count 20 with any piece",
+				"la víctima parpadea en naranja: llévala a su casa (en naranja); luego cuenta 20 con cualquier ficha")
+		}
+	case referee.EventThirdSix:
+		return l.Pick("the piece blinks orange: take it home; the turn passes", "la ficha parpadea en naranja: llévala a casa; pasa el turno")
+	case referee.EventResult:
+		return l.Pick("the winners' goals pulse: a judge certifies the result on the dashboard",
+			"las metas de los ganadores laten: un juez certifica el resultado en el panel")
+	case referee.EventMismatch:
+		return l.Pick(boardWrong[0], boardWrong[1])
+	case referee.EventInfraction:
+		switch e.Rule {
+		case referee.RuleEarlyThrow, referee.RuleBonusNotPlayed, referee.RuleKillNotDone, referee.RuleThirdSixHome:
+			return l.Pick("this throw does not count: first do what blinks (white: the move; orange: a piece home), then throw",
+				"esta tirada no cuenta: primero lo que parpadea (blanco: el movimiento; naranja: ficha a casa), luego tira")
+		case referee.RuleTouchedPiece:
+			return l.Pick("put the piece back; the one lifted first must move, to where white pulses",
+				"devuelve la ficha; mueve la que se levantó primero, adonde late el blanco")
+		}
+		return l.Pick(boardWrong[0], boardWrong[1])
+	}
+	return ""
+}
+
+// boardWrong is what the lights ask when a piece stands where it should not.
+var boardWrong = [2]string{
+	"magenta blinks where a piece should not be, its colour where one is missing: put it back, then play",
+	"parpadea en magenta donde sobra una ficha y en su color donde falta: devuélvela y juega",
 }
 
 func sites(s []string) string {
@@ -136,7 +175,7 @@ func (l Lang) pairName(p string) string {
 	if len(p) != 2 {
 		return p
 	}
-	return l.colourOfLetter(p[:1]) + l.pick(" and ", " y ") + l.colourOfLetter(p[1:])
+	return l.colourOfLetter(p[:1]) + l.Pick(" and ", " y ") + l.colourOfLetter(p[1:])
 }
 
 // The meanings of the lights, for the legend.

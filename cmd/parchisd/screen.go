@@ -31,6 +31,11 @@ type screen struct {
 	last    time.Time
 	recent  []referee.Event
 	showing *referee.Event
+	said    []string
+	// What was drawn last, to draw again with new words.
+	pieces   board.Snapshot
+	lights   board.Frame
+	position string
 }
 
 // newScreen returns the screen for w: the board's drawing when w is a
@@ -66,14 +71,37 @@ func (s *screen) note(events []referee.Event) {
 // draw shows the pieces and lights with the events of one update.
 func (s *screen) draw(pieces *board.Snapshot, lights *board.Frame, position string, events []referee.Event) error {
 	s.note(events)
+	s.pieces, s.lights, s.position = *pieces, *lights, position
 	if time.Since(s.last) < 150*time.Millisecond && len(events) == 0 {
 		return nil
 	}
+	return s.redraw(events)
+}
+
+// say shows lines under the board (in a terminal) or writes them (down a
+// pipe) until the next say.
+func (s *screen) say(lines []string) error {
+	s.said = lines
+	if !s.board {
+		var b strings.Builder
+		for _, l := range lines {
+			b.WriteString("» " + l + "\n")
+		}
+		_, err := io.WriteString(s.w, b.String())
+		return err
+	}
+	return s.redraw(nil)
+}
+
+// redraw draws the last pieces and lights again, with the events new
+// since the last draw.
+func (s *screen) redraw(events []referee.Event) error {
 	s.last = time.Now()
+	pieces, lights, position := &s.pieces, &s.lights, s.position
 	var b strings.Builder
 	if s.board {
 		b.WriteString("\x1b[H\x1b[2J")
-		v := termboard.View{Header: s.header, Pieces: pieces, Lights: lights, Showing: s.showing, Events: s.recent}
+		v := termboard.View{Header: s.header, Pieces: pieces, Lights: lights, Showing: s.showing, Events: s.recent, Say: s.said}
 		if err := termboard.Render(&b, &v, termboard.Opts{Columns: s.cols, Lang: s.lang}); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw/sim"
+	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/simtable"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/termboard"
@@ -29,6 +31,7 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the simulated players (default: the config's sim.seed)")
 	render := fs.Bool("render", true, "draw the board and its lights in the terminal (when the config allows)")
 	speed := fs.Float64("speed", 1, "run the simulated time this many times faster than real time")
+	tour := fs.Bool("tour", false, "play one short scripted game that stages every infraction, explained, in DIR/tour")
 	lang := fs.String("lang", string(langFromEnv()), "language of the words under the board: es or en (default from LANG)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
@@ -66,18 +69,36 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "parchisd sim: -speed %v: want more than 0 and at most 1000\n", *speed)
 		return exitUsage
 	}
-	if err := simulate(ctx, cfg, *speed, words, stdout, stderr); err != nil {
+	if err := simulate(ctx, cfg, simOpts{speed: *speed, lang: words, tour: *tour}, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "parchisd sim: %v\n", err)
 		return exitFail
 	}
 	return exitOK
 }
 
+// simOpts are the simulation's settings that are not the daemon's.
+type simOpts struct {
+	// speed runs the simulated time this many times faster.
+	speed float64
+	// lang is the language of the words under the board.
+	lang termboard.Lang
+	// tour plays the tour instead of simulated players.
+	tour bool
+}
+
 // simulate runs the simulated table until ctx ends or the configured
-// number of games is played.
-func simulate(ctx context.Context, cfg *config.Daemon, speed float64, lang termboard.Lang, stdout, stderr io.Writer) error {
+// number of games is played; or the tour, until ctx ends.
+func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	speed := so.speed
+	if so.tour {
+		// Every tour starts afresh, apart from the simulated games.
+		cfg.Dir = filepath.Join(cfg.Dir, "tour")
+		if err := os.RemoveAll(cfg.Dir); err != nil {
+			return fmt.Errorf("tour: %w", err)
+		}
+	}
 	logw, logFile := stderr, ""
 	if cfg.Sim.Render {
 		// The terminal shows the board; the log goes to a file.
@@ -98,15 +119,21 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, lang termb
 	log := newLogger(cfg, logw)
 	lights := sim.NewLights()
 	var drv *simtable.Driver
-	scr := newScreen(stdout, lang, headerLines(cfg, logFile))
+	scr := newScreen(stdout, so.lang, headerLines(cfg, logFile))
 	var sinks []table.Sink
 	if cfg.Sim.Render {
+		var pieces board.Snapshot
 		sinks = append(sinks, table.SinkFunc(func(u *table.Update) error {
-			if drv == nil {
+			switch {
+			case drv != nil:
+				pieces = drv.Board.Pieces()
+			case !so.tour:
 				return nil
+			case u.Input.Kind == referee.InputBoard:
+				// The tour's pieces are where its script puts them.
+				pieces = u.Input.Board
 			}
-			snap := drv.Board.Pieces()
-			return scr.draw(&snap, u.Lights, u.Position.String(), u.Events)
+			return scr.draw(&pieces, u.Lights, u.Position.String(), u.Events)
 		}))
 	}
 	d, err := start(ctx, cfg, log, board.Caps{Counts: true, Colours: true}, lights, sinks...)
@@ -115,6 +142,11 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, lang termb
 	}
 	defer d.wait()
 	defer cancel()
+	if so.tour {
+		log.Info("tour ready", "event", cfg.Event, "table", cfg.Table)
+		t := &tourer{d: d, scr: scr, lang: so.lang, speed: speed, pause: time.Duration(float64(tourPause) / speed), ending: tourEnding(cfg, so.lang)}
+		return t.play(ctx)
+	}
 	opts := simtable.DefaultOpts
 	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), time.Now()
 	drv = simtable.NewDriver(d.table, opts)
