@@ -211,6 +211,7 @@ func TestEventLine_InWords(t *testing.T) {
 	}{
 		{referee.Event{Type: referee.EventStart, Colour: "R"}, "A game starts: Red plays first", "Empieza una partida: sale Rojo"},
 		{referee.Event{Type: referee.EventThrow, Colour: "B", Throw: "6"}, "Blue throws 6", "Azul saca 6"},
+		{referee.Event{Type: referee.EventRethrow, Colour: "Y", Throw: "edge"}, "Yellow throws again: the die on its edge", "Amarillo repite la tirada: dado de canto"},
 		{referee.Event{Type: referee.EventMove, Colour: "Y", Move: "7x10", Detail: "kills Blue's piece on 10"}, "Yellow plays 7x10: kills Blue's piece on 10", "Amarillo juega 7x10 y come"},
 		{referee.Event{Type: referee.EventInfraction, Colour: "G", Rule: referee.RuleKillNotDone}, "INFRACTION by Green: a killed piece left on the board: it goes home first", "INFRACCIÓN de Verde: ficha comida sin llevar a casa: primero a casa"},
 		{referee.Event{Type: referee.EventMismatch, Sites: []string{"12", "BH"}}, "The board does not match the game at 12 BH", "El tablero no coincide con la partida en 12 BH"},

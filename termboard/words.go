@@ -97,7 +97,7 @@ func (l Lang) EventLine(e referee.Event) string {
 	case referee.EventThrow:
 		return l.Pick(who+" throws "+e.Throw, who+" saca "+e.Throw)
 	case referee.EventRethrow:
-		return l.Pick(who+" throws again (the die: "+e.Throw+")", who+" repite la tirada (dado: "+e.Throw+")")
+		return l.Pick(who+" throws again: the die "+l.dieWords(e.Throw), who+" repite la tirada: dado "+l.dieWords(e.Throw))
 	case referee.EventMove:
 		if l == English && e.Detail != "" {
 			return who + " plays " + e.Move + ": " + e.Detail
@@ -161,6 +161,21 @@ func (l Lang) Ask(e referee.Event) string {
 var boardWrong = [2]string{
 	"magenta blinks where a piece should not be, its colour where one is missing: put it back, then play",
 	"parpadea en magenta donde sobra una ficha y en su color donde falta: devuélvela y juega",
+}
+
+// dieWords says what was wrong with a throw to repeat.
+func (l Lang) dieWords(throw string) string {
+	w, ok := map[string][2]string{
+		"edge":       {"on its edge", "de canto"},
+		"none":       {"out of the tray", "fuera de la bandeja"},
+		"multi":      {"not alone in the tray", "no está solo en la bandeja"},
+		"unsure":     {"unreadable", "ilegible"},
+		"suspicious": {"not seen tumbling", "sin rodar"},
+	}[throw]
+	if !ok {
+		return throw
+	}
+	return l.Pick(w[0], w[1])
 }
 
 func sites(s []string) string {

@@ -100,15 +100,15 @@ func headerLines(cfg *config.Daemon, logFile string) []string {
 			first += " (juez / juez)"
 		}
 	}
-	first += " · Ctrl-C stops; the game resumes where it was"
 	lines := []string{first}
 	if sub := subscribeLine(cfg); sub != "" {
 		lines = append(lines, "feed: "+sub)
 	}
+	last := "Ctrl-C stops; the game resumes where it was"
 	if logFile != "" {
-		lines = append(lines, "log: "+logFile)
+		last = "log: " + logFile + " · " + last
 	}
-	return lines
+	return append(lines, last)
 }
 
 func dashboardURL(cfg *config.Daemon) string {

@@ -143,7 +143,7 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	defer d.wait()
 	defer cancel()
 	if so.tour {
-		log.Info("tour ready", "event", cfg.Event, "table", cfg.Table)
+		log.Info("simulated table ready", "tour", true, "event", cfg.Event, "table", cfg.Table)
 		t := &tourer{d: d, scr: scr, lang: so.lang, speed: speed, pause: time.Duration(float64(tourPause) / speed), ending: tourEnding(cfg, so.lang)}
 		return t.play(ctx)
 	}

@@ -213,6 +213,7 @@ func (t *tourer) play(ctx context.Context) error {
 					return nil
 				}
 				paused += time.Since(p0)
+				t.say()
 			}
 		}
 	}
