@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -26,13 +28,14 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"  parchisd sim\n  parchisd sim -games 1 -speed 50 -render=false -dir /tmp/sim", stderr)
 	cfgPath := fs.String("config", "", "configuration `FILE` (default: the built-in defaults)")
 	dir := fs.String("dir", "", "keep the journal and games in `DIR` (overrides the config)")
-	games := fs.Int("games", -1, "stop after this many games (default: the config's sim.games; 0 for ever)")
+	var games optionalInt
+	fs.Var(&games, "games", "stop after `N` games (default: the config's sim.games; 0 for ever)")
 	pace := fs.Duration("pace", 0, "time between two actions of the players (default: the config's sim.pace)")
 	seed := fs.Uint64("seed", 0, "seed of the simulated players (default: the config's sim.seed)")
 	render := fs.Bool("render", true, "draw the board and its lights in the terminal (when the config allows)")
 	speed := fs.Float64("speed", 1, "run the simulated time this many times faster than real time")
 	tour := fs.Bool("tour", false, "play one short scripted game that stages every infraction, explained, in DIR/tour")
-	lang := fs.String("lang", string(langFromEnv()), "language of the words under the board: es or en (default from LANG)")
+	lang := fs.String("lang", string(langFromEnv()), "language of the words under the board, es or en (from LANG when not given)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -48,8 +51,12 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *dir != "" {
 		cfg.Dir = *dir
 	}
-	if *games >= 0 {
-		cfg.Sim.Games = *games
+	if games.set {
+		if games.n < 0 {
+			fmt.Fprintf(stderr, "parchisd sim: -games %d: want 0 (for ever) or more\n", games.n)
+			return exitUsage
+		}
+		cfg.Sim.Games = games.n
 	}
 	if *pace > 0 {
 		cfg.Sim.Pace = config.Duration(*pace)
@@ -74,6 +81,30 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// optionalInt is an int flag that knows whether it was given. Its help
+// says its default in words alone: the flag package shows no default for
+// a value whose String is that of the zero value ("").
+type optionalInt struct {
+	n   int
+	set bool
+}
+
+func (o *optionalInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	o.n, o.set = n, true
+	return nil
 }
 
 // simOpts are the simulation's settings that are not the daemon's.
