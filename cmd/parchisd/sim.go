@@ -151,6 +151,8 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	lights := sim.NewLights()
 	var drv *simtable.Driver
 	scr := newScreen(stdout, so.lang, headerLines(cfg, logFile))
+	// Without the drawing, the tour's words are lines of text.
+	scr.board = scr.board && cfg.Sim.Render
 	var sinks []table.Sink
 	if cfg.Sim.Render {
 		var pieces board.Snapshot
