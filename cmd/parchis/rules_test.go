@@ -254,3 +254,24 @@ func shellWords(t *testing.T, s string) []string {
 	}
 	return words
 }
+
+// TestEveryCommandHelp_OnStdout runs --help of every subcommand: exit 0,
+// the usage on stdout, nothing on stderr, each flag's default said once.
+func TestEveryCommandHelp_OnStdout(t *testing.T) {
+	for _, c := range commands() {
+		t.Run(c.Name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if st := run([]string{c.Name, "--help"}, strings.NewReader(""), &stdout, &stderr); st != 0 {
+				t.Errorf("exit %d, want 0", st)
+			}
+			if stdout.Len() == 0 || stderr.Len() != 0 {
+				t.Errorf("stdout %q, stderr %q: want the help on stdout alone", stdout.String(), stderr.String())
+			}
+			for _, line := range strings.Split(stdout.String(), "\n") {
+				if strings.Count(line, "(default") > 1 {
+					t.Errorf("a default said twice: %q", line)
+				}
+			}
+		})
+	}
+}

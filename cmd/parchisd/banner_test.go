@@ -119,6 +119,26 @@ func TestBanner_SubscribeLineWorks(t *testing.T) {
 	}
 }
 
+func TestLangFromEnv_LCAllThenLang(t *testing.T) {
+	for _, tc := range []struct {
+		lcAll, lcMessages, lang string
+		want                    termboard.Lang
+	}{
+		{"", "", "es_ES.UTF-8", termboard.Spanish},
+		{"", "", "en_GB.UTF-8", termboard.English},
+		{"", "", "", termboard.English},
+		{"en_US.UTF-8", "", "es_ES.UTF-8", termboard.English},
+		{"", "es_MX.UTF-8", "C", termboard.Spanish},
+	} {
+		t.Setenv("LC_ALL", tc.lcAll)
+		t.Setenv("LC_MESSAGES", tc.lcMessages)
+		t.Setenv("LANG", tc.lang)
+		if got := langFromEnv(); got != tc.want {
+			t.Errorf("LC_ALL=%q LC_MESSAGES=%q LANG=%q: %s, want %s", tc.lcAll, tc.lcMessages, tc.lang, got, tc.want)
+		}
+	}
+}
+
 func TestScreen_ShowsTheFaultUntilPutRight(t *testing.T) {
 	ev := func(typ, rule string) referee.Event { return referee.Event{Type: typ, Colour: "B", Rule: rule} }
 	for _, tc := range []struct {
@@ -191,7 +211,10 @@ func TestScreen_BoardInATerminal_TextDownAPipe(t *testing.T) {
 	if err := s.draw(&snap, &f, pos.String(), events); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"\x1b[H\x1b[2J", "HEADER", "╭", "AMARILLO", "Empieza una partida: sale Amarillo", "turno"} {
+	if !strings.HasPrefix(term.String(), "\x1b[H") || !strings.HasSuffix(term.String(), "\x1b[K\n\x1b[J") {
+		t.Errorf("the board is not drawn over the screen from its top, clearing what is left: %q…%q", term.String()[:10], term.String()[term.Len()-10:])
+	}
+	for _, w := range []string{"HEADER", "╭", "AMARILLO", "Empieza una partida: sale Amarillo", "turno"} {
 		if !strings.Contains(term.String(), w) {
 			t.Errorf("board form lacks %q:\n%s", w, term.String())
 		}

@@ -100,11 +100,17 @@ func (s *screen) redraw(events []referee.Event) error {
 	pieces, lights, position := &s.pieces, &s.lights, s.position
 	var b strings.Builder
 	if s.board {
-		b.WriteString("\x1b[H\x1b[2J")
+		var frame strings.Builder
 		v := termboard.View{Header: s.header, Pieces: pieces, Lights: lights, Showing: s.showing, Events: s.recent, Say: s.said}
-		if err := termboard.Render(&b, &v, termboard.Opts{Columns: s.cols, Lang: s.lang}); err != nil {
+		if err := termboard.Render(&frame, &v, termboard.Opts{Columns: s.cols, Lang: s.lang}); err != nil {
 			return err
 		}
+		// Drawn over the last frame from the top, each line cleared to its
+		// end and the screen below the frame cleared: clearing the whole
+		// screen first would flicker.
+		b.WriteString("\x1b[H")
+		b.WriteString(strings.ReplaceAll(frame.String(), "\n", "\x1b[K\n"))
+		b.WriteString("\x1b[J")
 	} else {
 		if err := sim.Render(&b, pieces, lights, sim.RenderOpts{}); err != nil {
 			return err
