@@ -45,18 +45,36 @@ type Opts struct {
 	Columns int
 	// Lang is the language of the words.
 	Lang Lang
+	// Rows is the terminal's height, 0 when unknown. A screen taller than
+	// Rows-1 lines (the last row stays free, or the terminal scrolls)
+	// leaves out the oldest events first, then the header, then the line
+	// of the fault shown; the board and the tour's words always stay.
+	Rows int
 }
 
+// boardLines is the height of the board with its tray and legend lines.
+const boardLines = gridSize + 2
+
 // Render draws v as a whole screen of text with ANSI colours; every line
-// fits in o.Columns (at least 80).
+// fits in o.Columns (at least 80) and, when o.Rows is known, the screen in
+// o.Rows-1 lines as far as the board and the tour's words allow.
 func Render(w io.Writer, v *View, o Opts) error {
 	cols := max(o.Columns, 80)
 	cw := 4
 	if cols >= WideColumns {
 		cw = 6
 	}
+	header, events, showing := v.Header, v.Events, true
+	if o.Rows > 0 {
+		room := o.Rows - 1 - boardLines - len(v.Say)
+		showing = room > 0
+		room = max(room-1, 0)
+		header = header[:min(len(header), room)]
+		room -= len(header)
+		events = events[len(events)-min(len(events), room):]
+	}
 	var b strings.Builder
-	for _, h := range v.Header {
+	for _, h := range header {
 		b.WriteString(clip(h, cols) + "\n")
 	}
 	cv := newCanvas(gridSize*cw, gridSize)
@@ -74,15 +92,17 @@ func Render(w io.Writer, v *View, o Opts) error {
 	cv.write(&b)
 	b.WriteString(trayLine(v.Lights, o.Lang) + "\n")
 	b.WriteString(legend(v.Lights, o.Lang, cols) + "\n")
-	if v.Showing != nil {
+	switch {
+	case !showing:
+	case v.Showing != nil:
 		b.WriteString(clip(o.Lang.Pick("The table shows: ", "La mesa señala: ")+o.Lang.EventLine(*v.Showing), cols) + "\n")
-	} else {
+	default:
 		b.WriteString(o.Lang.Pick("The table shows no fault.", "La mesa no señala ninguna falta.") + "\n")
 	}
 	for _, l := range v.Say {
 		b.WriteString("\x1b[1m" + clip(l, cols) + "\x1b[0m\n")
 	}
-	for _, e := range v.Events {
+	for _, e := range events {
 		b.WriteString(clip(fmt.Sprintf("%5d  %s", e.Seq, o.Lang.EventLine(e)), cols) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())

@@ -245,3 +245,38 @@ func TestLangFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_FitsTheRows leaves out the oldest events, then the header,
+// then the fault's line, to fit a short terminal; never the board nor the
+// tour's words.
+func TestRender_FitsTheRows(t *testing.T) {
+	for _, tc := range []struct {
+		rows  int
+		say   []string
+		lines int    // drawn
+		want  string // kept
+		not   string // left out
+	}{
+		{0, nil, 1 + boardLines + 1 + 3, "    5  Blue throws 5", ""},
+		{40, nil, 1 + boardLines + 1 + 3, "    5  Blue throws 5", ""},
+		{27, nil, 1 + boardLines + 1 + 3, "    5  Blue throws 5", ""},
+		{26, nil, 25, "    6  Yellow plays", "    5  Blue throws 5"},
+		{24, nil, 23, "parchisd sim", "    5  Blue throws 5"},
+		{24, []string{"SAID 1", "SAID 2"}, 23, "SAID 2", "The table shows:"},
+		{10, []string{"SAID 1"}, boardLines + 1, "SAID 1", "The table shows:"},
+	} {
+		v := sampleView(t)
+		v.Say = tc.say
+		var b bytes.Buffer
+		if err := Render(&b, v, Opts{Columns: 80, Lang: English, Rows: tc.rows}); err != nil {
+			t.Fatal(err)
+		}
+		out := stripANSI(b.String())
+		if n := strings.Count(out, "\n"); n != tc.lines {
+			t.Errorf("rows %d: %d lines, want %d:\n%s", tc.rows, n, tc.lines, out)
+		}
+		if !strings.Contains(out, tc.want) || (tc.not != "" && strings.Contains(out, tc.not)) || !strings.Contains(out, "╰") {
+			t.Errorf("rows %d: want %q kept and %q left out:\n%s", tc.rows, tc.want, tc.not, out)
+		}
+	}
+}

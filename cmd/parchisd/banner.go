@@ -9,39 +9,57 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/config"
+	"github.com/parchis-table/parchis/termboard"
 )
 
 // writeBanner tells a newcomer what the simulated table runs and where to
 // find it: the dashboard with its demo login, a subscription to the live
 // feed that the broker accepts, the data folder, the log and how to stop.
 // logFile is "" when the log goes to the terminal.
-func writeBanner(w io.Writer, cfg *config.Daemon, logFile string) error {
+func writeBanner(w io.Writer, cfg *config.Daemon, logFile string, lang termboard.Lang, tour bool) error {
 	var b strings.Builder
-	b.WriteString("parchisd sim: a simulated parchís table — four simulated players, the referee,\n")
-	b.WriteString("the lights, the journal, the live feed and the judges' dashboard.\n")
-	row := func(label, format string, args ...any) {
-		fmt.Fprintf(&b, "  %-10s %s\n", label, fmt.Sprintf(format, args...))
+	if tour {
+		b.WriteString(lang.Pick("parchisd sim -tour: one short game on the simulated table that stages every\nfault the table flags and stops on each to explain it.\n",
+			"parchisd sim -tour: una partida corta en la mesa simulada que escenifica cada\nfalta que la mesa señala y se para en cada una para explicarla.\n"))
+	} else {
+		b.WriteString(lang.Pick("parchisd sim: a simulated parchís table — four simulated players, the referee,\nthe lights, the journal, the live feed and the judges' dashboard.\n",
+			"parchisd sim: una mesa de parchís simulada — cuatro jugadores simulados, el árbitro,\nlas luces, el diario, la retransmisión y el panel de los jueces.\n"))
+	}
+	row := func(label, text string) {
+		fmt.Fprintf(&b, "  %-10s %s\n", label, text)
 	}
 	if cfg.Dashboard.Enabled {
-		row("dashboard", "%s", dashboardURL(cfg))
+		row(lang.Pick("dashboard", "panel"), dashboardURL(cfg))
 		if cfg.Dashboard.Judges == "" {
-			row("", "sign in as the demo judge: user juez, password juez")
+			row("", lang.Pick("sign in as the demo judge: user juez, password juez", "entra como el juez de prueba: usuario juez, contraseña juez"))
 		} else {
-			row("", "judges sign in as listed in %s", cfg.Dashboard.Judges)
+			row("", lang.Pick("judges sign in as listed in ", "los jueces entran como dice ")+cfg.Dashboard.Judges)
 		}
 	}
 	if sub := subscribeLine(cfg); sub != "" {
-		row("live feed", "%s", sub)
+		row(lang.Pick("live feed", "directo"), sub)
 	}
-	row("data", "%s (journal, finished games, the table's key)", cfg.Dir)
+	row(lang.Pick("data", "datos"), cfg.Dir+lang.Pick(" (journal, finished games, the table's key)", " (diario, partidas terminadas, clave de la mesa)"))
 	if logFile != "" {
-		row("log", "%s", logFile)
+		row(lang.Pick("log", "registro"), logFile)
 	} else {
-		row("log", "this terminal (standard error)")
+		row(lang.Pick("log", "registro"), lang.Pick("this terminal (standard error)", "este terminal (salida de errores)"))
 	}
-	b.WriteString("Ctrl-C stops; the game resumes where it was.\n")
+	b.WriteString(stopLine(lang, tour) + ".\n")
+	if !tour {
+		b.WriteString(lang.Pick("New here? parchisd sim -tour shows every fault the table flags, explained.\n",
+			"¿Primera vez? parchisd sim -tour enseña cada falta que la mesa señala, explicada.\n"))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// stopLine says how to stop, and what happens next time.
+func stopLine(lang termboard.Lang, tour bool) string {
+	if tour {
+		return lang.Pick("Ctrl-C stops; the tour starts afresh next time", "Ctrl-C para; la visita empieza de nuevo la próxima vez")
+	}
+	return lang.Pick("Ctrl-C stops; the game resumes where it was", "Ctrl-C para; la partida sigue donde estaba")
 }
 
 // subscribeLine returns a mosquitto_sub command that shows the live feed,
@@ -91,24 +109,26 @@ func dialHost(host string) string {
 func logPath(cfg *config.Daemon) string { return filepath.Join(cfg.Dir, "parchisd.log") }
 
 // headerLines are the banner's essentials, kept above the board while it
-// is drawn (the drawing clears the screen, and the banner with it).
-func headerLines(cfg *config.Daemon, logFile string) []string {
+// is drawn (the drawing covers the banner).
+func headerLines(cfg *config.Daemon, logFile string, lang termboard.Lang, tour bool) []string {
 	first := "parchisd sim"
+	if tour {
+		first += " -tour"
+	}
 	if cfg.Dashboard.Enabled {
-		first += " · dashboard " + dashboardURL(cfg)
+		first += lang.Pick(" · dashboard ", " · panel ") + dashboardURL(cfg)
 		if cfg.Dashboard.Judges == "" {
 			first += " (juez / juez)"
 		}
 	}
 	lines := []string{first}
 	if sub := subscribeLine(cfg); sub != "" {
-		lines = append(lines, "feed: "+sub)
+		lines = append(lines, lang.Pick("feed: ", "directo: ")+sub)
 	}
-	last := "Ctrl-C stops; the game resumes where it was"
 	if logFile != "" {
-		last = "log: " + logFile + " · " + last
+		lines = append(lines, lang.Pick("log: ", "registro: ")+logFile)
 	}
-	return append(lines, last)
+	return append(lines, stopLine(lang, tour))
 }
 
 func dashboardURL(cfg *config.Daemon) string {

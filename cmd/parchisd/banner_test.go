@@ -24,6 +24,8 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 		name    string
 		change  func(*config.Daemon)
 		logFile string
+		lang    termboard.Lang
+		tour    bool
 		want    []string
 		not     []string
 	}{
@@ -33,8 +35,17 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 				"dashboard  http://127.0.0.1:8080\n", "user juez, password juez",
 				"mosquitto_sub -h 127.0.0.1 -p 1883 -t 'parchis/v1/#' -v\n",
 				"data       parchisd-data", "log        parchisd-data/parchisd.log",
-				"Ctrl-C stops; the game resumes where it was.",
+				"Ctrl-C stops; the game resumes where it was.", "New here? parchisd sim -tour",
 			},
+		},
+		{
+			name: "the tour, in Spanish", logFile: "parchisd-data/tour/parchisd.log", lang: termboard.Spanish, tour: true,
+			want: []string{
+				"parchisd sim -tour: una partida corta", "panel      http://127.0.0.1:8080\n", "usuario juez, contraseña juez",
+				"directo    mosquitto_sub -h 127.0.0.1 -p 1883 -t 'parchis/v1/#' -v\n",
+				"registro   parchisd-data/tour/parchisd.log", "Ctrl-C para; la visita empieza de nuevo la próxima vez.",
+			},
+			not: []string{"resumes", "sigue donde estaba", "¿Primera vez?"},
 		},
 		{
 			name: "judges listed, broker for readers with accounts, under TLS",
@@ -65,7 +76,10 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 				tc.change(cfg)
 			}
 			var b bytes.Buffer
-			if err := writeBanner(&b, cfg, tc.logFile); err != nil {
+			if tc.lang == "" {
+				tc.lang = termboard.English
+			}
+			if err := writeBanner(&b, cfg, tc.logFile, tc.lang, tc.tour); err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range tc.want {
@@ -217,6 +231,29 @@ func TestScreen_BoardInATerminal_TextDownAPipe(t *testing.T) {
 	for _, w := range []string{"HEADER", "╭", "AMARILLO", "Empieza una partida: sale Amarillo", "turno"} {
 		if !strings.Contains(term.String(), w) {
 			t.Errorf("board form lacks %q:\n%s", w, term.String())
+		}
+	}
+}
+
+// TestHeaderLines_Fit80Columns: the lines kept above the board say where
+// the dashboard is and how to stop, within 80 columns.
+func TestHeaderLines_Fit80Columns(t *testing.T) {
+	cfg := config.DefaultDaemon()
+	cfg.Dir = "./parchisd-data"
+	for _, lang := range []termboard.Lang{termboard.English, termboard.Spanish} {
+		for _, tour := range []bool{false, true} {
+			lines := headerLines(cfg, logPath(cfg), lang, tour)
+			all := strings.Join(lines, "\n")
+			for _, w := range []string{"http://127.0.0.1:8080 (juez / juez)", "mosquitto_sub", "parchisd-data/parchisd.log", "Ctrl-C"} {
+				if !strings.Contains(all, w) {
+					t.Errorf("%s tour %v: header lacks %q:\n%s", lang, tour, w, all)
+				}
+			}
+			for _, l := range lines {
+				if n := len([]rune(l)); n > 80 {
+					t.Errorf("%s tour %v: %d columns: %q", lang, tour, n, l)
+				}
+			}
 		}
 	}
 }

@@ -25,6 +25,7 @@ type screen struct {
 	// board is true in a terminal: the board's drawing, else text.
 	board  bool
 	cols   int
+	rows   int
 	lang   termboard.Lang
 	header []string
 
@@ -42,7 +43,11 @@ type screen struct {
 // terminal, else the text form.
 func newScreen(w io.Writer, lang termboard.Lang, header []string) *screen {
 	f, ok := w.(*os.File)
-	return &screen{w: w, board: ok && isTerminal(f), cols: terminalColumns(f), lang: lang, header: header}
+	s := &screen{w: w, board: ok && isTerminal(f), lang: lang, header: header}
+	if s.board {
+		s.cols, s.rows = terminalSize(f)
+	}
+	return s
 }
 
 // note keeps the last events and the infraction or mismatch the table is
@@ -102,7 +107,7 @@ func (s *screen) redraw(events []referee.Event) error {
 	if s.board {
 		var frame strings.Builder
 		v := termboard.View{Header: s.header, Pieces: pieces, Lights: lights, Showing: s.showing, Events: s.recent, Say: s.said}
-		if err := termboard.Render(&frame, &v, termboard.Opts{Columns: s.cols, Lang: s.lang}); err != nil {
+		if err := termboard.Render(&frame, &v, termboard.Opts{Columns: s.cols, Rows: s.rows, Lang: s.lang}); err != nil {
 			return err
 		}
 		// Drawn over the last frame from the top, each line cleared to its
@@ -140,18 +145,21 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// terminalColumns returns the terminal's width: $COLUMNS when set, else
-// what the terminal says, else 80.
-func terminalColumns(f *os.File) int {
+// terminalSize returns the terminal's width and height: $COLUMNS and
+// $LINES when set, else what the terminal says, else 80 columns and an
+// unknown height (0).
+func terminalSize(f *os.File) (cols, rows int) {
+	cols, rows = windowSize(f)
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
+		cols = n
 	}
-	if f != nil {
-		if n := windowColumns(f); n > 0 {
-			return n
-		}
+	if n, err := strconv.Atoi(os.Getenv("LINES")); err == nil && n > 0 {
+		rows = n
 	}
-	return 80
+	if cols <= 0 {
+		cols = 80
+	}
+	return cols, rows
 }
 
 // langFromEnv is the language of the locale: LC_ALL, else LC_MESSAGES,

@@ -144,13 +144,13 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 		defer f.Close()
 		logw = f
 	}
-	if err := writeBanner(stdout, cfg, logFile); err != nil {
+	if err := writeBanner(stdout, cfg, logFile, so.lang, so.tour); err != nil {
 		return err
 	}
 	log := newLogger(cfg, logw)
 	lights := sim.NewLights()
 	var drv *simtable.Driver
-	scr := newScreen(stdout, so.lang, headerLines(cfg, logFile))
+	scr := newScreen(stdout, so.lang, headerLines(cfg, logFile, so.lang, so.tour))
 	// Without the drawing, the tour's words are lines of text.
 	scr.board = scr.board && cfg.Sim.Render
 	var sinks []table.Sink

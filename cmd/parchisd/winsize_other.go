@@ -4,5 +4,5 @@ package main
 
 import "os"
 
-// windowColumns cannot ask the terminal here: 0.
-func windowColumns(*os.File) int { return 0 }
+// windowSize cannot ask the terminal here: 0, 0.
+func windowSize(*os.File) (cols, rows int) { return 0, 0 }
