@@ -61,3 +61,21 @@ func TestParse_RefusesWhatHashDoesNotWrite(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: Parse never panics, and what it accepts Check reads the
+// same way (a hash made from its parts checks its password).
+func FuzzParse(f *testing.F) {
+	h, _ := HashWith("s3cret", 10)
+	f.Add(h)
+	f.Add("pbkdf2-sha256$1$00$" + strings.Repeat("00", 32))
+	f.Add("pbkdf2-sha256$1000$AAAA$AAAA")
+	f.Fuzz(func(t *testing.T, h string) {
+		iter, salt, key, err := Parse(h)
+		if err != nil {
+			return
+		}
+		if iter < 1 || len(salt) == 0 || len(key) != keyLen {
+			t.Errorf("Parse(%q) accepted iter %d, salt %d bytes, key %d bytes", h, iter, len(salt), len(key))
+		}
+	})
+}
