@@ -145,6 +145,8 @@ type tourer struct {
 	speed  float64
 	pause  time.Duration
 	ending []string
+	// lastAt is the time of the last input handed to the table.
+	lastAt time.Time
 }
 
 // play runs the tour until its end or ctx's; after the end it serves the
@@ -194,6 +196,7 @@ func (t *tourer) play(ctx context.Context) error {
 		for _, in := range inputs {
 			run.Referee.Handle(in)
 			in.At = start.Add(scriptAt + paused)
+			t.lastAt = in.At
 			events, err := t.d.table.Handle(in, "tour line "+strconv.Itoa(l.N))
 			if err != nil {
 				return err
@@ -233,7 +236,13 @@ func (t *tourer) wait(ctx context.Context, until time.Time) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case req := <-t.d.commands():
-			t.d.command(req, time.Now())
+			// Faster than real time, the tour's inputs are ahead of the
+			// clock: a judge's command never goes back before them.
+			at := time.Now()
+			if at.Before(t.lastAt) {
+				at = t.lastAt
+			}
+			t.d.command(req, at)
 		case <-timer.C:
 			return nil
 		}
