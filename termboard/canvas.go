@@ -48,7 +48,8 @@ func (c *canvas) text(x, y int, s string, st style) {
 	}
 }
 
-// restyle changes the background of a span without touching its runes.
+// background changes the background of a span without touching its runes;
+// a blinking light makes the span blink.
 func (c *canvas) background(x, y, n int, bg board.RGB, blink bool) {
 	for i := range n {
 		if x+i >= 0 && x+i < c.w && y >= 0 && y < c.h {

@@ -23,7 +23,10 @@ const recentEvents = 6
 type screen struct {
 	w io.Writer
 	// board is true in a terminal: the board's drawing, else text.
-	board  bool
+	board bool
+	// term is the terminal, asked for its size at each drawing (it may
+	// have been resized); cols and rows are set instead when it is nil.
+	term   *os.File
 	cols   int
 	rows   int
 	lang   termboard.Lang
@@ -45,7 +48,7 @@ func newScreen(w io.Writer, lang termboard.Lang, header []string) *screen {
 	f, ok := w.(*os.File)
 	s := &screen{w: w, board: ok && isTerminal(f), lang: lang, header: header}
 	if s.board {
-		s.cols, s.rows = terminalSize(f)
+		s.term = f
 	}
 	return s
 }
@@ -105,6 +108,9 @@ func (s *screen) redraw(events []referee.Event) error {
 	pieces, lights, position := &s.pieces, &s.lights, s.position
 	var b strings.Builder
 	if s.board {
+		if s.term != nil {
+			s.cols, s.rows = terminalSize(s.term)
+		}
 		var frame strings.Builder
 		v := termboard.View{Header: s.header, Pieces: pieces, Lights: lights, Showing: s.showing, Events: s.recent, Say: s.said}
 		if err := termboard.Render(&frame, &v, termboard.Opts{Columns: s.cols, Rows: s.rows, Lang: s.lang}); err != nil {

@@ -74,6 +74,7 @@ type Output struct {
 	Stderr, Stdout io.Writer
 }
 
+// Write writes p to Stderr.
 func (o *Output) Write(p []byte) (int, error) { return o.Stderr.Write(p) }
 
 // HelpWriter returns where help asked for goes, given a command's standard
