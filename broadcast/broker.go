@@ -3,19 +3,15 @@ package broadcast
 import (
 	"bytes"
 	"context"
-	"crypto/pbkdf2"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/parchis-table/parchis/internal/password"
 )
 
 // Role is what a broker user may do.
@@ -49,45 +45,17 @@ type User struct {
 	Table string `json:"table,omitempty" yaml:"table,omitempty"`
 }
 
-// PasswordIterations is the PBKDF2 iteration count of HashPassword: about
-// 0.1 s on a Raspberry Pi 4, paid once per connection.
-const PasswordIterations = 100_000
+// PasswordIterations is the PBKDF2 iteration count of HashPassword, the
+// same for the judges' passwords (internal/password).
+const PasswordIterations = password.Iterations
 
 // HashPassword returns the form of a password kept in User.Password.
-func HashPassword(password string) (string, error) {
-	return hashPassword(password, PasswordIterations)
-}
+func HashPassword(pw string) (string, error) { return password.Hash(pw) }
 
-func hashPassword(password string, iter int) (string, error) {
-	salt := make([]byte, 16)
-	rand.Read(salt)
-	key, err := pbkdf2.Key(sha256.New, password, salt, iter, 32)
-	if err != nil {
-		return "", fmt.Errorf("hash password: %w", err)
-	}
-	enc := base64.RawStdEncoding
-	return "pbkdf2-sha256$" + strconv.Itoa(iter) + "$" + enc.EncodeToString(salt) + "$" + enc.EncodeToString(key), nil
-}
+func hashPassword(pw string, iter int) (string, error) { return password.HashWith(pw, iter) }
 
-// checkPassword reports whether password matches hash.
-func checkPassword(hash string, password []byte) bool {
-	f := strings.Split(hash, "$")
-	if len(f) != 4 || f[0] != "pbkdf2-sha256" {
-		return false
-	}
-	iter, err := strconv.Atoi(f[1])
-	if err != nil || iter < 1 || iter > 10_000_000 {
-		return false
-	}
-	enc := base64.RawStdEncoding
-	salt, err1 := enc.DecodeString(f[2])
-	want, err2 := enc.DecodeString(f[3])
-	if err1 != nil || err2 != nil || len(want) == 0 {
-		return false
-	}
-	got, err := pbkdf2.Key(sha256.New, string(password), salt, iter, len(want))
-	return err == nil && subtle.ConstantTimeCompare(got, want) == 1
-}
+// checkPassword reports whether pw matches hash.
+func checkPassword(hash string, pw []byte) bool { return password.Check(hash, string(pw)) }
 
 // BrokerOpts configures the embedded broker.
 type BrokerOpts struct {

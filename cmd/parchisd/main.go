@@ -7,6 +7,7 @@
 // Usage:
 //
 //	parchisd sim [-config FILE]     the simulated table, broker and dashboard
+//	parchisd sim -tour              one short game that shows every fault, explained
 //	parchisd run -config FILE       the real table
 //	parchisd script [-journal DIR] FILE | -
 //	parchisd check [-sim]           find the hardware and light every LED
@@ -36,7 +37,7 @@ const (
 
 func commands() []cli.Command {
 	return []cli.Command{
-		{Name: "sim", Summary: "run the simulated table with the broker and the dashboard", Run: runSim},
+		{Name: "sim", Summary: "run the simulated table with the broker and the dashboard (-tour: a guided game)", Run: runSim},
 		{Name: "run", Summary: "run the real table from a configuration file", Run: runRun},
 		{Name: "script", Summary: "feed a table script to the referee and print its events", Run: runScript},
 		{Name: "check", Summary: "find the sensors, light every LED, list occupied sites", Run: runCheck},
