@@ -296,7 +296,7 @@ type Line struct {
 // look at those that follow (Runner.SetAhead).
 type Script struct {
 	Lines []Line
-	steps []Step // the steps of the lines, up to the first that does not parse
+	steps []Step // the steps of the lines, up to the first bad one (Line.Err)
 	next  []int  // next[i]: the index in steps of the first step after Lines[i]
 }
 
