@@ -28,3 +28,8 @@ bash ci/qemu-test.sh
 # a daemon killed and restarted, and the machines are small.
 echo "test.sh: go test -p 1 ./..."
 go test -p 1 "$@" ./...
+
+# Every parser of outside input has a fuzz target: each runs briefly here
+# (FUZZTIME=10m bash ci/fuzz.sh runs them longer).
+echo "test.sh: fuzz targets, ${FUZZTIME:-2s} each"
+bash ci/fuzz.sh

@@ -3,20 +3,15 @@ package broadcast
 import (
 	"bytes"
 	"context"
-	"crypto/pbkdf2"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	mqtt "github.com/mochi-mqtt/server/v2"
-	"github.com/mochi-mqtt/server/v2/listeners"
 	"github.com/mochi-mqtt/server/v2/packets"
+
+	"github.com/parchis-table/parchis/internal/password"
 )
 
 // Role is what a broker user may do.
@@ -50,45 +45,17 @@ type User struct {
 	Table string `json:"table,omitempty" yaml:"table,omitempty"`
 }
 
-// PasswordIterations is the PBKDF2 iteration count of HashPassword: about
-// 0.1 s on a Raspberry Pi 4, paid once per connection.
-const PasswordIterations = 100_000
+// PasswordIterations is the PBKDF2 iteration count of HashPassword, the
+// same for the judges' passwords (internal/password).
+const PasswordIterations = password.Iterations
 
 // HashPassword returns the form of a password kept in User.Password.
-func HashPassword(password string) (string, error) {
-	return hashPassword(password, PasswordIterations)
-}
+func HashPassword(pw string) (string, error) { return password.Hash(pw) }
 
-func hashPassword(password string, iter int) (string, error) {
-	salt := make([]byte, 16)
-	rand.Read(salt)
-	key, err := pbkdf2.Key(sha256.New, password, salt, iter, 32)
-	if err != nil {
-		return "", fmt.Errorf("hash password: %w", err)
-	}
-	enc := base64.RawStdEncoding
-	return "pbkdf2-sha256$" + strconv.Itoa(iter) + "$" + enc.EncodeToString(salt) + "$" + enc.EncodeToString(key), nil
-}
+func hashPassword(pw string, iter int) (string, error) { return password.HashWith(pw, iter) }
 
-// checkPassword reports whether password matches hash.
-func checkPassword(hash string, password []byte) bool {
-	f := strings.Split(hash, "$")
-	if len(f) != 4 || f[0] != "pbkdf2-sha256" {
-		return false
-	}
-	iter, err := strconv.Atoi(f[1])
-	if err != nil || iter < 1 || iter > 10_000_000 {
-		return false
-	}
-	enc := base64.RawStdEncoding
-	salt, err1 := enc.DecodeString(f[2])
-	want, err2 := enc.DecodeString(f[3])
-	if err1 != nil || err2 != nil || len(want) == 0 {
-		return false
-	}
-	got, err := pbkdf2.Key(sha256.New, string(password), salt, iter, len(want))
-	return err == nil && subtle.ConstantTimeCompare(got, want) == 1
-}
+// checkPassword reports whether pw matches hash.
+func checkPassword(hash string, pw []byte) bool { return password.Check(hash, string(pw)) }
 
 // BrokerOpts configures the embedded broker.
 type BrokerOpts struct {
@@ -105,8 +72,13 @@ type BrokerOpts struct {
 	// username in as viewers.
 	Users          []User
 	AllowAnonymous bool
-	// Logger receives the broker's log; default slog.Default().
+	// Logger receives the broker's log; default slog.Default(). The
+	// broker never logs a payload, and repeats of a message are
+	// rate-limited.
 	Logger *slog.Logger
+	// Limits bound what clients may make the broker hold; zero fields
+	// take DefaultLimits.
+	Limits Limits
 }
 
 // Broker is the embedded MQTT broker (mochi-mqtt) of a single table or a
@@ -128,6 +100,10 @@ func NewBroker(opts BrokerOpts) (*Broker, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	opts.Limits = opts.Limits.withDefaults()
+	if err := opts.Limits.check(); err != nil {
+		return nil, fmt.Errorf("broker: %w", err)
 	}
 	seen := map[string]bool{}
 	for i, u := range opts.Users {
@@ -168,15 +144,20 @@ func (b *Broker) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	srv := mqtt.New(&mqtt.Options{InlineClient: false, Logger: b.opts.Logger})
-	if err := srv.AddHook(&accessHook{users: b.opts.Users, anonymous: b.opts.AllowAnonymous}, nil); err != nil {
+	log := slog.New(newBrokerLog(b.opts.Logger.Handler()))
+	lim := b.opts.Limits
+	o := &mqtt.Options{InlineClient: false, Logger: log, Capabilities: mqtt.NewDefaultServerCapabilities()}
+	lim.capabilities(o.Capabilities)
+	srv := mqtt.New(o)
+	conns := newConnLimiter(lim, log)
+	if err := srv.AddHook(&accessHook{users: b.opts.Users, anonymous: b.opts.AllowAnonymous, srv: srv, lim: lim, log: log}, nil); err != nil {
 		return fmt.Errorf("broker: access rules: %w", err)
 	}
-	if err := srv.AddListener(listeners.NewTCP(listeners.Config{ID: "tcp", Address: b.opts.TCPAddr, TLSConfig: tc})); err != nil {
+	if err := srv.AddListener(&tcpListener{id: "tcp", addr: b.opts.TCPAddr, tc: tc, c: conns}); err != nil {
 		return fmt.Errorf("broker: listen %s: %w", b.opts.TCPAddr, err)
 	}
 	if b.opts.WSAddr != "off" {
-		if err := srv.AddListener(listeners.NewWebsocket(listeners.Config{ID: "ws", Address: b.opts.WSAddr, TLSConfig: tc})); err != nil {
+		if err := srv.AddListener(&wsListener{id: "ws", addr: b.opts.WSAddr, tc: tc, c: conns}); err != nil {
 			srv.Close()
 			return fmt.Errorf("broker: listen %s (websocket): %w", b.opts.WSAddr, err)
 		}
@@ -207,12 +188,47 @@ type accessHook struct {
 	mqtt.HookBase
 	users     []User
 	anonymous bool
+	srv       *mqtt.Server
+	lim       Limits
+	log       *slog.Logger
 }
 
 func (h *accessHook) ID() string { return "parchis-access" }
 
 func (h *accessHook) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck
+	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnPacketRead || b == mqtt.OnDisconnect || b == mqtt.OnPublish
+}
+
+// OnPublish keeps retained only what the feed retains — a table's status,
+// state and result — so that no client can fill the broker's memory with
+// retained messages on topics of its own making: any other retained
+// publish is passed on, not kept.
+func (h *accessHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
+	if !pk.FixedHeader.Retain || cl.Net.Inline {
+		return pk, nil
+	}
+	var u *User
+	if len(cl.Properties.Username) > 0 {
+		u = h.user(cl.Properties.Username)
+	}
+	if u != nil && u.Role == RoleTable {
+		p := Prefix(u.Event, u.Table)
+		if pk.TopicName == p+TopicStatus || pk.TopicName == p+TopicState || pk.TopicName == p+TopicResult {
+			return pk, nil
+		}
+	}
+	h.log.Warn("broker: retained publish not kept", "client", truncate(cl.ID, 100), "topic", truncate(pk.TopicName, 200), "size", len(pk.Payload))
+	pk.FixedHeader.Retain = false
+	return pk, nil
+}
+
+// OnDisconnect logs a client disconnected for a packet over the limit, by
+// client, user and address (the packet itself is not read).
+func (h *accessHook) OnDisconnect(cl *mqtt.Client, err error, expire bool) {
+	if errors.Is(err, packets.ErrPacketTooLarge) {
+		h.log.Warn("broker: packet refused", "client", truncate(cl.ID, 100), "user", truncate(string(cl.Properties.Username), 100),
+			"addr", cl.Net.Remote, "why", "larger than broker.max_packet", "max_packet", h.lim.MaxPacket)
+	}
 }
 
 func (h *accessHook) user(name []byte) *User {
@@ -247,7 +263,49 @@ func (h *accessHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) b
 			return false
 		}
 	}
+	// Sessions, kept for clients away, are bounded too: strangers may
+	// fill MaxClients of them, users as many again.
+	if h.srv != nil {
+		if _, known := h.srv.Clients.Get(pk.Connect.ClientIdentifier); !known {
+			most := h.lim.MaxClients
+			if u != nil {
+				most *= 2
+			}
+			if n := h.srv.Clients.Len(); n >= most {
+				h.log.Warn("broker: session refused", "client", truncate(pk.Connect.ClientIdentifier, 100), "addr", cl.Net.Remote, "why", fmt.Sprintf("%d sessions kept, the most allowed", n))
+				return false
+			}
+		}
+	}
 	return true
+}
+
+// OnSubscribe refuses the filters beyond a client's MaxSubscriptions:
+// each becomes an invalid filter, answered as such.
+func (h *accessHook) OnSubscribe(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	n := cl.State.Subscriptions.Len()
+	for i := range pk.Filters {
+		if _, ok := cl.State.Subscriptions.Get(pk.Filters[i].Filter); ok {
+			continue
+		}
+		if n >= h.lim.MaxSubscriptions {
+			h.log.Warn("broker: subscription refused", "client", truncate(cl.ID, 100), "filter", truncate(pk.Filters[i].Filter, 200), "why", fmt.Sprintf("%d subscriptions, the most allowed", n))
+			pk.Filters[i].Filter = "refused/#/"
+			continue
+		}
+		n++
+	}
+	return pk
+}
+
+// OnPacketRead logs a publish the access rules refuse, by client, topic
+// and size, never its payload (the log is rate-limited).
+func (h *accessHook) OnPacketRead(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
+	if pk.FixedHeader.Type == packets.Publish && !h.OnACLCheck(cl, pk.TopicName, true) {
+		h.log.Warn("broker: publish refused", "client", truncate(cl.ID, 100), "user", truncate(string(cl.Properties.Username), 100),
+			"topic", truncate(pk.TopicName, 200), "size", len(pk.Payload), "qos", pk.FixedHeader.Qos)
+	}
+	return pk, nil
 }
 
 // TableClientID is the MQTT client id a table connects with, reserved on

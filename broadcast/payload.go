@@ -31,7 +31,11 @@ type Status struct {
 	Table    string            `json:"table"`
 	Event    string            `json:"event"`
 	Versions map[string]string `json:"versions,omitempty"`
-	Time     time.Time         `json:"time"`
+	// Alerts say what needs a judge's or an operator's attention at the
+	// table (a damaged journal, a full disk), one sentence each; absent
+	// when nothing does.
+	Alerts []string  `json:"alerts,omitempty"`
+	Time   time.Time `json:"time"`
 }
 
 // Light is one lit light in a State: the site (or "T0"…"T11" for the

@@ -76,7 +76,11 @@ type Publisher struct {
 	// published; wake tells the delivering goroutine, which publishes
 	// them, so that State and Result never wait on the network.
 	stateDirty, resultDirty bool
-	wake                    chan struct{}
+	statusDirty             bool
+	// alerts are under their own lock: status is made with mu held.
+	alertMu sync.Mutex
+	alerts  []string
+	wake    chan struct{}
 }
 
 // New checks opts and opens the event queue. Events left in the queue by
@@ -248,6 +252,19 @@ func (p *Publisher) ClearResult() {
 	p.signal()
 }
 
+// SetAlerts replaces what the table's status says needs attention (nil
+// for nothing), published retained at once if connected and on every
+// connection.
+func (p *Publisher) SetAlerts(alerts []string) {
+	p.alertMu.Lock()
+	p.alerts = append([]string(nil), alerts...)
+	p.alertMu.Unlock()
+	p.mu.Lock()
+	p.statusDirty = true
+	p.mu.Unlock()
+	p.signal()
+}
+
 func (p *Publisher) signal() {
 	select {
 	case p.wake <- struct{}{}:
@@ -260,9 +277,12 @@ func (p *Publisher) signal() {
 func (p *Publisher) publishRetained(cli mqtt.Client) {
 	p.mu.Lock()
 	state, result := p.state, p.result
-	sendState, sendResult := p.stateDirty && state != nil, p.resultDirty
-	p.stateDirty, p.resultDirty = false, false
+	sendState, sendResult, sendStatus := p.stateDirty && state != nil, p.resultDirty, p.statusDirty
+	p.stateDirty, p.resultDirty, p.statusDirty = false, false, false
 	p.mu.Unlock()
+	if sendStatus {
+		cli.Publish(p.prefix+TopicStatus, 1, true, p.status("online"))
+	}
 	if sendState {
 		cli.Publish(p.prefix+TopicState, 1, true, state)
 	}
@@ -310,7 +330,10 @@ func (p *Publisher) Run(ctx context.Context) error {
 }
 
 func (p *Publisher) status(s string) []byte {
-	b, _ := json.Marshal(Status{Status: s, Table: p.opts.Table, Event: p.opts.Event, Versions: p.opts.Versions, Time: time.Now().UTC()})
+	p.alertMu.Lock()
+	alerts := p.alerts
+	p.alertMu.Unlock()
+	b, _ := json.Marshal(Status{Status: s, Table: p.opts.Table, Event: p.opts.Event, Versions: p.opts.Versions, Alerts: alerts, Time: time.Now().UTC()})
 	return b
 }
 

@@ -2,11 +2,16 @@ package config
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/tls"
+	"crypto/x509"
 	_ "embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -18,6 +23,7 @@ import (
 
 	"github.com/parchis-table/parchis/firmware/protocol"
 	"github.com/parchis-table/parchis/hw/serial"
+	"github.com/parchis-table/parchis/judges"
 )
 
 // Daemon is the table daemon's configuration (parchisd.yaml). Its defaults
@@ -57,6 +63,10 @@ type Daemon struct {
 	Referee Referee `yaml:"referee"`
 	// Sim configures the simulated table (parchisd sim).
 	Sim Sim `yaml:"sim"`
+
+	// lines maps the fields set in the file read ("broker.users[0].role")
+	// to their lines, for the errors.
+	lines map[string]int
 }
 
 // Referee configures the referee.
@@ -148,6 +158,16 @@ type Broker struct {
 	// Users are the broker's accounts (password: a hash made by
 	// parchisd hash-password).
 	Users []BrokerUser `yaml:"users"`
+	// MaxPacket is the largest MQTT packet accepted, in bytes.
+	MaxPacket int `yaml:"max_packet"`
+	// MaxClients bounds the open connections and the sessions kept;
+	// MaxClientsPerAddr the connections from one IP address.
+	MaxClients        int `yaml:"max_clients"`
+	MaxClientsPerAddr int `yaml:"max_clients_per_address"`
+	// MaxInflight bounds the QoS 1 messages kept for one client, MaxQueued
+	// the packets waiting to be written to it.
+	MaxInflight int `yaml:"max_inflight"`
+	MaxQueued   int `yaml:"max_queued"`
 }
 
 // BrokerUser is an account of the embedded broker.
@@ -288,15 +308,197 @@ func LoadDaemonFile(path string) (*Daemon, error) {
 }
 
 func decodeDaemon(data []byte, d *Daemon) (*Daemon, error) {
+	var errs []error
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	d.lines = map[string]int{}
+	fieldLines(&root, "", d.lines)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(d); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return nil, fmt.Errorf("config: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		// Every field that did not fit is reported, and the rest is
+		// still checked.
+		for _, e := range te.Errors {
+			errs = append(errs, fmt.Errorf("config: %s", e))
+		}
 	}
 	if err := d.Validate(); err != nil {
-		return nil, err
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return d, nil
+}
+
+// fieldLines records the line of every field under n, by its path.
+func fieldLines(n *yaml.Node, path string, out map[string]int) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			fieldLines(c, path, out)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if path != "" {
+				k = path + "." + k
+			}
+			out[k] = n.Content[i].Line
+			fieldLines(n.Content[i+1], k, out)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			k := path + "[" + strconv.Itoa(i) + "]"
+			out[k] = c.Line
+			fieldLines(c, k, out)
+		}
+	}
+}
+
+// lineOf returns the line of field (or of the nearest enclosing field
+// the file sets), or 0.
+func (d *Daemon) lineOf(field string) int {
+	if i := strings.IndexByte(field, '/'); i >= 0 {
+		field = field[:i]
+	}
+	for field != "" {
+		if l, ok := d.lines[field]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(field, ".[")
+		if i < 0 {
+			break
+		}
+		field = field[:i]
+	}
+	return 0
+}
+
+// LoadAndCheckDaemonFile reads the configuration file at path as the
+// daemon does before it starts anything: every setting checked
+// (LoadDaemon) and every file the configuration names present
+// (CheckFiles). It reports every problem at once, each with its line
+// and field. parchisd run and sim, and parchisd config -check, use it.
+func LoadAndCheckDaemonFile(path string) (*Daemon, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("config: %s: %w", path, err)
+	}
+	d, err := decodeDaemon(data, DefaultDaemon())
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+		// The files are checked too, over what could be read.
+		d = DefaultDaemon()
+		var root yaml.Node
+		if yaml.Unmarshal(data, &root) == nil {
+			d.lines = map[string]int{}
+			fieldLines(&root, "", d.lines)
+			_ = root.Decode(d)
+		}
+	}
+	if ferr := d.CheckFiles(); ferr != nil {
+		errs = append(errs, ferr)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s: %w", path, errors.Join(errs...))
+	}
+	return d, nil
+}
+
+// CheckFiles checks that every file the configuration names exists and
+// reads as the daemon will read it: the layout, the judges and table keys
+// files, the TLS certificates and keys.
+func (d *Daemon) CheckFiles() error {
+	var errs []error
+	files := []struct{ field, path string }{
+		{"layout", d.Layout},
+		{"camera.calibration", d.Camera.Calibration},
+		{"camera.dir", d.Camera.Dir},
+		{"mqtt.ca", d.MQTT.CA}, {"mqtt.cert", d.MQTT.Cert}, {"mqtt.key", d.MQTT.Key},
+		{"broker.ca", d.Broker.CA}, {"broker.cert", d.Broker.Cert}, {"broker.key", d.Broker.Key},
+		{"dashboard.judges", d.Dashboard.Judges}, {"dashboard.table_keys", d.Dashboard.TableKeys},
+		{"dashboard.cert", d.Dashboard.Cert}, {"dashboard.key", d.Dashboard.Key},
+	}
+	for _, f := range files {
+		if f.path == "" || (f.field == "camera.dir" && d.Camera.Source != "files") || (strings.HasPrefix(f.field, "broker.") && !d.Broker.Enabled) ||
+			(strings.HasPrefix(f.field, "dashboard.") && !d.Dashboard.Enabled) {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			errs = append(errs, d.fieldError(f.field, fmt.Sprintf("%s: %v", f.path, errors.Unwrap(err))))
+			continue
+		}
+		if err := readAs(f.field, f.path); err != nil {
+			errs = append(errs, d.fieldError(f.field, fmt.Sprintf("%s: %v", f.path, err)))
+		}
+	}
+	pairs := []struct{ field, cert, key string }{
+		{"mqtt.cert/key", d.MQTT.Cert, d.MQTT.Key},
+		{"broker.cert/key", d.Broker.Cert, d.Broker.Key},
+		{"dashboard.cert/key", d.Dashboard.Cert, d.Dashboard.Key},
+	}
+	for _, p := range pairs {
+		if p.cert == "" || p.key == "" || (p.field == "broker.cert/key" && !d.Broker.Enabled) || (p.field == "dashboard.cert/key" && !d.Dashboard.Enabled) {
+			continue
+		}
+		if _, err := tls.LoadX509KeyPair(p.cert, p.key); err != nil && fileExists(p.cert) && fileExists(p.key) {
+			errs = append(errs, d.fieldError(p.field, fmt.Sprintf("%s, %s: %v", p.cert, p.key, err)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// readAs reads a file the configuration names as the daemon reads it.
+func readAs(field, path string) error {
+	var err error
+	switch field {
+	case "layout":
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			_, err = LoadLayout(f)
+			f.Close()
+		}
+	case "dashboard.judges":
+		_, err = judges.LoadJudges(path)
+	case "dashboard.table_keys":
+		_, err = judges.LoadTableKeys(path)
+	case "mqtt.ca", "broker.ca":
+		var b []byte
+		if b, err = os.ReadFile(path); err == nil && !x509.NewCertPool().AppendCertsFromPEM(b) {
+			err = errors.New("no PEM certificate in it")
+		}
+	}
+	if err != nil {
+		// The judges' files name themselves in their errors.
+		return errors.New(strings.TrimPrefix(err.Error(), path+": "))
+	}
+	return nil
+}
+
+// fieldError is a problem of field, with its line when the file sets it.
+func (d *Daemon) fieldError(field, msg string) error {
+	if l := d.lineOf(field); l > 0 {
+		return fmt.Errorf("config: line %d: %s: %s", l, field, msg)
+	}
+	return fmt.Errorf("config: %s: %s", field, msg)
 }
 
 func rates() string {
@@ -326,7 +528,23 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 func (d *Daemon) Validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("config: %s: %s", field, fmt.Sprintf(format, args...)))
+		errs = append(errs, d.fieldError(field, fmt.Sprintf(format, args...)))
+	}
+	addr := func(field, v string, optional bool) {
+		if v == "" && optional {
+			return
+		}
+		host, port, err := net.SplitHostPort(v)
+		if err != nil {
+			bad(field, "%q: want HOST:PORT, such as 127.0.0.1:1883", v)
+			return
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			bad(field, "%q: port %q: want 1 to 65535", v, port)
+		}
+		if strings.ContainsAny(host, " /") {
+			bad(field, "%q: bad host %q", v, host)
+		}
 	}
 	oneOf := func(field, v string, allowed ...string) {
 		for _, a := range allowed {
@@ -372,20 +590,72 @@ func (d *Daemon) Validate() error {
 		bad("camera.fps", "%d: want 1 to 120", d.Camera.FPS)
 	}
 	if d.MQTT.Broker != "" {
-		if !strings.Contains(d.MQTT.Broker, "://") {
+		u, err := url.Parse(d.MQTT.Broker)
+		switch {
+		case err != nil || !strings.Contains(d.MQTT.Broker, "://"):
 			bad("mqtt.broker", "%q: want a URL such as tcp://127.0.0.1:1883", d.MQTT.Broker)
+		case !slices.Contains([]string{"tcp", "ssl", "ws", "wss"}, u.Scheme):
+			bad("mqtt.broker", "%q: scheme %q: want tcp, ssl, ws or wss", d.MQTT.Broker, u.Scheme)
+		default:
+			addr("mqtt.broker", u.Host, false)
 		}
 	}
+	if (d.MQTT.Cert == "") != (d.MQTT.Key == "") {
+		bad("mqtt.cert/key", "give both or neither")
+	}
+	if d.Broker.Enabled {
+		addr("broker.tcp", d.Broker.TCP, false)
+		if d.Broker.WebSocket != "off" {
+			addr("broker.websocket", d.Broker.WebSocket, false)
+		}
+		if (d.Broker.Cert == "") != (d.Broker.Key == "") {
+			bad("broker.cert/key", "give both or neither")
+		}
+		if d.Broker.CA != "" && d.Broker.Cert == "" {
+			bad("broker.ca", "client certificates need the broker's own cert and key")
+		}
+	}
+	if d.Dashboard.Enabled {
+		addr("dashboard.addr", d.Dashboard.Addr, false)
+	}
+	addr("metrics", d.Metrics, true)
+	names := map[string]bool{}
 	for i, u := range d.Broker.Users {
 		f := "broker.users[" + strconv.Itoa(i) + "]"
 		if u.Name == "" {
 			bad(f+".name", "required")
+		} else if names[u.Name] {
+			bad(f+".name", "%q: a user of that name is already configured", u.Name)
 		}
+		names[u.Name] = true
 		oneOf(f+".role", u.Role, "table", "judge", "viewer")
-		if !strings.HasPrefix(u.Password, "pbkdf2-sha256$") {
+		if !strings.HasPrefix(u.Password, "pbkdf2-sha256$") || strings.Count(u.Password, "$") != 3 {
 			bad(f+".password", "want a hash made by parchisd hash-password, not the password itself")
 		}
+		if u.Role == "table" {
+			if u.Event == "" {
+				bad(f+".event", "required for a table user: the event it publishes under")
+			}
+			if u.Table == "" {
+				bad(f+".table", "required for a table user: the table it publishes as")
+			}
+		}
+		for _, lv := range []struct{ field, v string }{{f + ".event", u.Event}, {f + ".table", u.Table}} {
+			if lv.v != "" && !nameRE.MatchString(lv.v) {
+				bad(lv.field, "%q: want 1 to 64 letters, digits, '.', '_' or '-'", lv.v)
+			}
+		}
 	}
+	between := func(field string, v, lo, hi int) {
+		if v < lo || v > hi {
+			bad(field, "%d: want %d to %d", v, lo, hi)
+		}
+	}
+	between("broker.max_packet", d.Broker.MaxPacket, 1024, 256<<20)
+	between("broker.max_clients", d.Broker.MaxClients, 1, 100_000)
+	between("broker.max_clients_per_address", d.Broker.MaxClientsPerAddr, 1, max(d.Broker.MaxClients, 1))
+	between("broker.max_inflight", d.Broker.MaxInflight, 1, 65535)
+	between("broker.max_queued", d.Broker.MaxQueued, 1, 1<<20)
 	if d.Dashboard.Enabled && d.Dashboard.Judges == "" && !loopback(d.Dashboard.Addr) {
 		bad("dashboard.judges", "required when the dashboard listens beyond this machine (addr %s): the demo judge would let anyone certify", d.Dashboard.Addr)
 	}
@@ -398,6 +668,10 @@ func (d *Daemon) Validate() error {
 	for i, j := range d.Judges {
 		if j.Name == "" || j.PublicKey == "" {
 			bad("judges["+strconv.Itoa(i)+"]", "want a name and a public_key")
+			continue
+		}
+		if k, err := base64.StdEncoding.DecodeString(j.PublicKey); err != nil || len(k) != ed25519.PublicKeySize {
+			bad("judges["+strconv.Itoa(i)+"].public_key", "want an Ed25519 public key in standard base64 (%d bytes)", ed25519.PublicKeySize)
 		}
 	}
 	oneOf("log.level", d.Log.Level, "debug", "info", "warn", "error")

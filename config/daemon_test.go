@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +134,94 @@ func TestDefaultDaemon_TilesLineAtTheFirmwareRate(t *testing.T) {
 	}
 	if d.Sensors.Serial != "/dev/ttyUSB0" || d.Sensors.Baud != 921600 {
 		t.Errorf("sensors %+v", d.Sensors)
+	}
+}
+
+// The daemon's own check, as parchisd config -check runs it: every
+// problem of a file at once — the settings and the files it names — each
+// with its line and field.
+func TestLoadAndCheckDaemonFile_EveryProblemWithLineAndField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parchisd.yaml")
+	os.WriteFile(path, []byte(`dir: /tmp/x
+mqtt:
+  broker: http://127.0.0.1:1883
+broker:
+  tcp: 127.0.0.1:99999
+  users:
+    - name: t1
+      role: table
+      password: pbkdf2-sha256$1$a$b
+dashboard:
+  judges: /nonexistent/judges.txt
+metrics: localhost
+`), 0o644)
+	_, err := LoadAndCheckDaemonFile(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`line 3: mqtt.broker: "http://127.0.0.1:1883": scheme "http"`,
+		`line 5: broker.tcp: "127.0.0.1:99999": port "99999"`,
+		"line 7: broker.users[0].event: required",
+		"line 7: broker.users[0].table: required",
+		"line 11: dashboard.judges: /nonexistent/judges.txt",
+		`line 12: metrics: "localhost": want HOST:PORT`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nlacks %q", err, want)
+		}
+	}
+	// A field that does not fit and a bad value are both reported.
+	os.WriteFile(path, []byte("camera:\n  fps: many\nlog:\n  level: loud\n"), 0o644)
+	_, err = LoadAndCheckDaemonFile(path)
+	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "line 4: log.level") {
+		t.Errorf("error %v: want line 2 and line 4: log.level", err)
+	}
+}
+
+func TestValidate_AddressesAndURLs(t *testing.T) {
+	cases := []struct{ yaml, want string }{
+		{"broker:\n  websocket: 127.0.0.1:0\n", "broker.websocket"},
+		{"dashboard:\n  addr: nowhere\n", "dashboard.addr"},
+		{"mqtt:\n  broker: tcp://127.0.0.1\n", "mqtt.broker"},
+		{"mqtt:\n  broker: mqtt://127.0.0.1:1883\n", `scheme "mqtt"`},
+		{"mqtt:\n  cert: /a.pem\n", "mqtt.cert/key"},
+		{"broker:\n  users:\n  - {name: a, role: judge, password: pbkdf2-sha256$1$a$b}\n  - {name: a, role: judge, password: pbkdf2-sha256$1$a$b}\n", "broker.users[1].name"},
+		{"broker:\n  users:\n  - {name: a, role: table, event: e/1, table: t, password: pbkdf2-sha256$1$a$b}\n", "broker.users[0].event"},
+		{"broker:\n  max_packet: 10\n", "broker.max_packet"},
+		{"broker:\n  max_clients: 4\n  max_clients_per_address: 8\n", "broker.max_clients_per_address"},
+	}
+	for _, tc := range cases {
+		_, err := LoadDaemon(strings.NewReader(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+	if _, err := LoadDaemon(strings.NewReader("mqtt:\n  broker: wss://broker.example:8883\nbroker:\n  websocket: \"off\"\n")); err != nil {
+		t.Errorf("valid settings refused: %v", err)
+	}
+}
+
+// The files are read as the daemon reads them: a judges file with a bad
+// line, a layout that does not load, a CA without a certificate, a judge's
+// key that is not one.
+func TestCheckFiles_ReadAsTheDaemonReadsThem(t *testing.T) {
+	dir := t.TempDir()
+	judgesFile := filepath.Join(dir, "judges.txt")
+	os.WriteFile(judgesFile, []byte("ana not-a-hash\n"), 0o644)
+	layout := filepath.Join(dir, "layout.yaml")
+	os.WriteFile(layout, []byte("nonsense: [\n"), 0o644)
+	ca := filepath.Join(dir, "ca.pem")
+	os.WriteFile(ca, []byte("not a certificate\n"), 0o644)
+	path := filepath.Join(dir, "parchisd.yaml")
+	os.WriteFile(path, []byte("layout: "+layout+"\nmqtt:\n  ca: "+ca+"\ndashboard:\n  judges: "+judgesFile+"\njudges:\n  - {name: ana, public_key: abc}\n"), 0o644)
+	_, err := LoadAndCheckDaemonFile(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"line 1: layout: ", "line 3: mqtt.ca: ", "no PEM certificate", "line 5: dashboard.judges: ", "line 7: judges[0].public_key"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nlacks %q", err, want)
+		}
 	}
 }

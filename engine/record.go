@@ -239,13 +239,24 @@ func (e *RecordError) Error() string {
 
 func (e *RecordError) Unwrap() error { return e.Err }
 
+// MaxRecordLine bounds a game record's line.
+const MaxRecordLine = 1 << 20
+
+// scanError names a line too long as such.
+func scanError(err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return fmt.Errorf("line longer than %d bytes: %w", MaxRecordLine, err)
+	}
+	return err
+}
+
 // ReadRecord reads a game record and replays it with the rules. The error
 // of a record with a problem is a *RecordError naming the first bad line;
 // for an illegal action it wraps a *RuleError saying which rule is broken.
 // A "Setup" tag, when present, holds the PPN the game started from.
 func ReadRecord(r io.Reader) (*Game, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	sc.Buffer(make([]byte, 0, 4096), MaxRecordLine)
 	line := 0
 	g := &Game{pending: -1}
 	seen := map[string]int{}
@@ -268,6 +279,9 @@ func ReadRecord(r io.Reader) (*Game, error) {
 		}
 		seen[k] = line
 		g.Tags = append(g.Tags, Tag{k, v})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &RecordError{Line: line + 1, Err: scanError(err)}
 	}
 	for _, k := range RequiredTags {
 		if _, ok := seen[k]; !ok {
@@ -330,7 +344,7 @@ func ReadRecord(r io.Reader) (*Game, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &RecordError{Line: line + 1, Err: err}
+		return nil, &RecordError{Line: line + 1, Err: scanError(err)}
 	}
 	if g.pending >= 0 {
 		return nil, &RecordError{Line: line, Err: errors.New("the record ends before the last throw is played")}

@@ -419,3 +419,22 @@ func TestRecord_GoldenGame(t *testing.T) {
 		t.Error("testdata/game.txt is out of date: run go test -run GoldenGame -update")
 	}
 }
+
+// A line longer than MaxRecordLine, in the header or among the actions,
+// is reported with its own line number.
+func TestRecord_LineTooLong_RealLineNumber(t *testing.T) {
+	b, err := os.ReadFile("testdata/game.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for _, at := range []int{1, 3, 9, 15, 200} {
+		l := append([]string(nil), lines...)
+		l[at-1] = strings.Repeat("x", engine.MaxRecordLine+1)
+		_, err := engine.ReadRecord(strings.NewReader(strings.Join(l, "\n")))
+		var re *engine.RecordError
+		if !errors.As(err, &re) || re.Line != at || !strings.Contains(err.Error(), "line longer than") {
+			t.Errorf("long line %d: %v", at, err)
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/parchis-table/parchis/certify"
 )
@@ -38,11 +39,69 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Hash is a link of the hash chain.
 type Hash = certify.Hash
 
-// Repair describes a damaged tail cut off on open.
+// Repair describes damage found on open: a torn or corrupt tail, cut off,
+// or damage in the middle, after which valid records follow.
 type Repair struct {
 	Offset int64  // where the good records end
 	Cut    int64  // how many bytes were cut
 	Reason string // what was wrong at Offset
+	// Middle is set when valid records follow the damage: the file was
+	// not cut short by a crash, its middle was damaged. The journal then
+	// resumes at Offset, the last consistent point, and the original
+	// file is kept as Original.
+	Middle bool
+	// Recovered are the valid records found after the damage, and
+	// RecoveredAt their offsets in the original file.
+	Recovered   [][]byte
+	RecoveredAt []int64
+	// Original is where the damaged file was kept, untouched.
+	Original string
+}
+
+// String says what the damage is, in a sentence.
+func (r *Repair) String() string {
+	if r == nil {
+		return "whole"
+	}
+	if !r.Middle {
+		return fmt.Sprintf("damaged tail at byte %d (%s): %d bytes cut", r.Offset, r.Reason, r.Cut)
+	}
+	return fmt.Sprintf("damaged at byte %d (%s), %d valid records after it, from byte %d", r.Offset, r.Reason, len(r.Recovered), r.RecoveredAt[0])
+}
+
+// Scan reads the records of a journal's bytes without changing anything:
+// the valid records from the start, and, when a record is damaged, what
+// the damage is and the valid records found after it (nil when whole).
+func Scan(data []byte) (payloads [][]byte, head Hash, repair *Repair) {
+	off := 0
+	for off < len(data) {
+		p, n, err := DecodeRecord(data[off:])
+		if err != nil {
+			repair = &Repair{Offset: int64(off), Cut: int64(len(data) - off), Reason: err.Error()}
+			break
+		}
+		payloads = append(payloads, p)
+		head = certify.Next(head, p)
+		off += n
+	}
+	if repair == nil {
+		return payloads, head, nil
+	}
+	// Valid records after the damage: a record found at a later offset,
+	// each whole record after it followed, and the search going on past
+	// the next damage.
+	for at := off + 1; at+headerLen < len(data); {
+		p, n, err := DecodeRecord(data[at:])
+		if err != nil {
+			at++
+			continue
+		}
+		repair.Recovered = append(repair.Recovered, p)
+		repair.RecoveredAt = append(repair.RecoveredAt, int64(at))
+		at += n
+	}
+	repair.Middle = len(repair.Recovered) > 0
+	return payloads, head, repair
 }
 
 // Journal is an open journal file.
@@ -68,19 +127,19 @@ func Open(path string) (j *Journal, payloads [][]byte, repair *Repair, err error
 		return nil, nil, nil, fmt.Errorf("journal %s: reading: %w", path, err)
 	}
 	j = &Journal{f: f, path: path}
-	off := int64(0)
-	for off < int64(len(data)) {
-		p, n, err := DecodeRecord(data[off:])
-		if err != nil {
-			repair = &Repair{Offset: off, Cut: int64(len(data)) - off, Reason: err.Error()}
-			break
-		}
-		payloads = append(payloads, p)
-		j.head = certify.Next(j.head, p)
-		j.records++
-		off += int64(n)
-	}
+	payloads, j.head, repair = Scan(data)
+	j.records = len(payloads)
+	off := int64(len(data))
 	if repair != nil {
+		off = repair.Offset
+		if repair.Middle {
+			// Kept untouched beside the journal before it is cut.
+			repair.Original = path + ".damaged-" + time.Now().UTC().Format("20060102T150405.000")
+			if err := WriteFileAtomic(repair.Original, data, 0o600); err != nil {
+				f.Close()
+				return nil, nil, nil, fmt.Errorf("journal %s: keeping the damaged file: %w", path, err)
+			}
+		}
 		if err := f.Truncate(off); err != nil {
 			f.Close()
 			return nil, nil, nil, fmt.Errorf("journal %s: cutting the damaged tail at %d: %w", path, off, err)
@@ -143,18 +202,27 @@ func (j *Journal) Append(payload []byte, sync bool) error {
 	}
 	// One write per record, so a crash tears at most the last one.
 	buf := AppendRecord(make([]byte, 0, headerLen+len(payload)), payload)
-	n, err := j.f.Write(buf)
-	j.size += int64(n)
-	if err != nil {
-		return fmt.Errorf("journal %s: %w", j.path, err)
-	}
-	j.head = certify.Next(j.head, payload)
-	j.records++
-	if sync {
-		if err := j.f.Sync(); err != nil {
-			return fmt.Errorf("journal %s: sync: %w", j.path, err)
+	_, err := j.f.Write(buf)
+	if err == nil && sync {
+		if err = j.f.Sync(); err != nil {
+			err = fmt.Errorf("sync: %w", err)
 		}
 	}
+	if err != nil {
+		// A record that failed (a full disk) is taken back whole, so
+		// that the next one follows the last good one and the caller
+		// may append it again later.
+		if terr := j.f.Truncate(j.size); terr != nil {
+			err = errors.Join(err, fmt.Errorf("taking back the failed record: %w", terr))
+		}
+		if _, serr := j.f.Seek(j.size, io.SeekStart); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	j.size += int64(len(buf))
+	j.head = certify.Next(j.head, payload)
+	j.records++
 	return nil
 }
 
@@ -184,15 +252,19 @@ func (j *Journal) Close() error {
 // leaves at the path either the old journal, whole, or the new one with its
 // first record: the old one is linked to its archive name, the new one is
 // written aside and renamed over it.
+//
+// When it fails (a full disk), the journal is left as it was, open, and
+// the rotation may be tried again.
 func (j *Journal) Rotate(archive string, first []byte) error {
-	if err := j.Close(); err != nil {
-		return err
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: sync: %w", j.path, err)
 	}
 	dir := filepath.Dir(j.path)
 	if err := os.Link(j.path, archive); err != nil {
 		return fmt.Errorf("journal %s: archiving to %s: %w", j.path, archive, err)
 	}
 	if err := WriteFileAtomic(j.path, AppendRecord(nil, first), 0o600); err != nil {
+		os.Remove(archive)
 		return fmt.Errorf("journal %s: starting anew: %w", j.path, err)
 	}
 	if err := syncDir(dir); err != nil {
@@ -202,6 +274,7 @@ func (j *Journal) Rotate(archive string, first []byte) error {
 	if err != nil {
 		return err
 	}
+	j.f.Close()
 	*j = *nj
 	return nil
 }
@@ -249,22 +322,16 @@ func syncDir(dir string) error {
 }
 
 // Verify reads a journal file without changing it and returns its head
-// hash and record count, or an error naming the first damaged offset.
+// hash and record count, or an error naming the first damaged offset and
+// what follows it.
 func Verify(r io.Reader) (Hash, int, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return Hash{}, 0, err
 	}
-	var h Hash
-	n := 0
-	for off := 0; off < len(data); {
-		p, size, err := DecodeRecord(data[off:])
-		if err != nil {
-			return h, n, fmt.Errorf("journal damaged at byte %d: %w", off, err)
-		}
-		h = certify.Next(h, p)
-		n++
-		off += size
+	payloads, h, rep := Scan(data)
+	if rep != nil {
+		return h, len(payloads), fmt.Errorf("journal %s; the hash chain holds over the %d records before it", rep, len(payloads))
 	}
-	return h, n, nil
+	return h, len(payloads), nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parchis-table/parchis/certify"
@@ -189,4 +190,130 @@ func BenchmarkAppend(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A byte flipped anywhere is found: at the tail it is cut as a torn write
+// would be; at the head or in the middle, where valid records follow, the
+// original is kept untouched beside the journal, the records after the
+// damage are recovered, and the journal resumes at the last consistent
+// point, its hash chain whole up to there.
+func TestJournal_Damage_HeadMiddleTail(t *testing.T) {
+	recs := records(10)
+	var whole []byte
+	var offs []int
+	for _, p := range recs {
+		offs = append(offs, len(whole))
+		whole = AppendRecord(whole, p)
+	}
+	cases := []struct {
+		name      string
+		at        int // byte flipped
+		kept      int
+		middle    bool
+		recovered int
+	}{
+		{"length of the first record", 2, 0, true, 9},
+		{"CRC of the first record", 5, 0, true, 9},
+		{"payload in the middle", offs[4] + headerLen + 1, 4, true, 5},
+		{"length in the middle", offs[6], 6, true, 3},
+		{"payload of the last record", len(whole) - 1, 9, false, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "t.journal")
+			damaged := bytes.Clone(whole)
+			damaged[tc.at] ^= 0x10
+			os.WriteFile(path, damaged, 0o600)
+			j, got, rep, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Close()
+			if rep == nil || len(got) != tc.kept || rep.Middle != tc.middle || len(rep.Recovered) != tc.recovered {
+				t.Fatalf("kept %d, repair %v; want %d kept, middle %v, %d recovered", len(got), rep, tc.kept, tc.middle, tc.recovered)
+			}
+			for i, p := range rep.Recovered {
+				if want := recs[len(recs)-tc.recovered+i]; !bytes.Equal(p, want) {
+					t.Errorf("recovered record %d: %q, want %q", i, p, want)
+				}
+			}
+			var head Hash
+			for _, p := range recs[:tc.kept] {
+				head = certify.Next(head, p)
+			}
+			if j.Head() != head {
+				t.Errorf("head %s, want the chain of the first %d records %s", j.Head(), tc.kept, head)
+			}
+			if tc.middle {
+				orig, err := os.ReadFile(rep.Original)
+				if err != nil || !bytes.Equal(orig, damaged) {
+					t.Errorf("the original was not kept untouched beside the journal (%s): %v", rep.Original, err)
+				}
+				if filepath.Dir(rep.Original) != dir {
+					t.Errorf("original kept in %s", rep.Original)
+				}
+			}
+		})
+	}
+}
+
+// Verify reads without changing, and names where the chain breaks.
+func TestVerify_NamesTheBreak(t *testing.T) {
+	var whole []byte
+	for _, p := range records(4) {
+		whole = AppendRecord(whole, p)
+	}
+	cut := whole[:len(whole)-3] // an archive cut short
+	_, n, err := Verify(bytes.NewReader(cut))
+	if err == nil || n != 3 || !strings.Contains(err.Error(), "byte") {
+		t.Errorf("truncated: %d records, %v", n, err)
+	}
+	flipped := bytes.Clone(whole)
+	flipped[3] ^= 1
+	_, n, err = Verify(bytes.NewReader(flipped))
+	if err == nil || n != 0 || !strings.Contains(err.Error(), "3 valid records after it") {
+		t.Errorf("flipped: %d records, %v", n, err)
+	}
+}
+
+// Scan never panics, and what it finds is consistent: the valid records
+// come first and re-encode to the bytes before the damage, and whatever
+// it recovers decodes where it says.
+func FuzzScan(f *testing.F) {
+	var whole []byte
+	for _, p := range records(4) {
+		whole = AppendRecord(whole, p)
+	}
+	f.Add(whole)
+	flipped := bytes.Clone(whole)
+	flipped[20] ^= 1
+	f.Add(flipped)
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		payloads, _, rep := Scan(data)
+		var again []byte
+		for _, p := range payloads {
+			again = AppendRecord(again, p)
+		}
+		end := len(data)
+		if rep != nil {
+			end = int(rep.Offset)
+		}
+		if !bytes.Equal(again, data[:end]) {
+			t.Fatalf("the valid records do not make the bytes before the damage")
+		}
+		if rep == nil {
+			return
+		}
+		if rep.Middle != (len(rep.Recovered) > 0) {
+			t.Fatalf("middle %v with %d recovered", rep.Middle, len(rep.Recovered))
+		}
+		for i, p := range rep.Recovered {
+			got, _, err := DecodeRecord(data[rep.RecoveredAt[i]:])
+			if err != nil || !bytes.Equal(got, p) || rep.RecoveredAt[i] <= rep.Offset {
+				t.Fatalf("recovered record %d at %d does not decode there", i, rep.RecoveredAt[i])
+			}
+		}
+	})
 }

@@ -7,77 +7,46 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/parchis-table/parchis/internal/password"
 )
 
-// Password hashes are written pbkdf2-sha256$ITERATIONS$SALT$HASH, salt and
-// hash in hex.
+// Password hashes are those of internal/password, which the broker's
+// users share; hashIterations and hashLen shape the dummy hash compared
+// when a user is unknown, so that it costs what a real one does.
 const (
-	hashScheme     = "pbkdf2-sha256"
-	hashIterations = 210000
+	hashIterations = password.Iterations
 	hashLen        = 32
 	saltLen        = 16
 )
 
 // HashPassword returns a salted PBKDF2-SHA256 hash of password, in the form
-// Judge.PasswordHash takes.
-func HashPassword(password string) (string, error) {
-	salt := make([]byte, saltLen)
-	if _, err := rand.Read(salt); err != nil {
-		return "", fmt.Errorf("salt: %w", err)
-	}
-	return hashWith(password, salt, hashIterations)
-}
+// Judge.PasswordHash takes (the same as parchisd hash-password prints).
+func HashPassword(pw string) (string, error) { return password.Hash(pw) }
 
 func hashWith(password string, salt []byte, iter int) (string, error) {
 	k, err := pbkdf2.Key(sha256.New, password, salt, iter, hashLen)
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
-	return hashScheme + "$" + strconv.Itoa(iter) + "$" + hex.EncodeToString(salt) + "$" + hex.EncodeToString(k), nil
+	return "pbkdf2-sha256$" + strconv.Itoa(iter) + "$" + hex.EncodeToString(salt) + "$" + hex.EncodeToString(k), nil
 }
 
 // ErrBadHash is returned for a password hash not in the form HashPassword
 // writes.
-var ErrBadHash = errors.New("bad password hash: want pbkdf2-sha256$ITERATIONS$SALT$HASH")
+var ErrBadHash = password.ErrBadHash
 
 // parseHash splits a stored hash into its parts.
-func parseHash(h string) (iter int, salt, sum []byte, err error) {
-	parts := strings.Split(h, "$")
-	if len(parts) != 4 || parts[0] != hashScheme {
-		return 0, nil, nil, ErrBadHash
-	}
-	iter, err = strconv.Atoi(parts[1])
-	if err != nil || iter < 1 || iter > 10_000_000 {
-		return 0, nil, nil, ErrBadHash
-	}
-	salt, err1 := hex.DecodeString(parts[2])
-	sum, err2 := hex.DecodeString(parts[3])
-	if err1 != nil || err2 != nil || len(salt) == 0 || len(sum) != hashLen {
-		return 0, nil, nil, ErrBadHash
-	}
-	return iter, salt, sum, nil
-}
+func parseHash(h string) (iter int, salt, sum []byte, err error) { return password.Parse(h) }
 
 // CheckPassword reports whether password matches the stored hash, comparing
 // in constant time.
-func CheckPassword(hash, password string) bool {
-	iter, salt, sum, err := parseHash(hash)
-	if err != nil {
-		return false
-	}
-	k, err := pbkdf2.Key(sha256.New, password, salt, iter, hashLen)
-	if err != nil {
-		return false
-	}
-	return subtle.ConstantTimeCompare(k, sum) == 1
-}
+func CheckPassword(hash, pw string) bool { return password.Check(hash, pw) }
 
 // judge is a configured judge, ready to sign in and sign.
 type judge struct {

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,8 +31,27 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /events", s.serveEvents)
 	m.HandleFunc("GET /api/tables", s.serveAPITables)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
-	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(staticFS())))
+	m.HandleFunc("GET /static/{file}", serveStatic)
 	return m
+}
+
+// serveStatic serves one of the static assets, and nothing else: no
+// listing, no template.
+func serveStatic(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("file")
+	f, err := staticFS().Open(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	rs, ok := f.(io.ReadSeeker)
+	if err != nil || st.IsDir() || !ok {
+		http.NotFound(w, r)
+		return
+	}
+	http.ServeContent(w, r, name, st.ModTime(), rs)
 }
 
 // page is the data every page's head needs.
@@ -136,14 +158,6 @@ func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {
 	_ = WriteBoard(w, t.Pos(), o)
 }
 
-// safeNext returns a local path to go to after signing in, or "/".
-func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
-		return "/"
-	}
-	return next
-}
-
 func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 	s.loginPage(w, r, http.StatusOK, "")
 }
@@ -168,6 +182,13 @@ func (s *Server) serveLoginPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	user, pw := r.PostFormValue("user"), r.PostFormValue("password")
+	if wait := s.throttle.wait(user, r.RemoteAddr); wait > 0 {
+		secs := int(math.Ceil(wait.Seconds()))
+		s.log.Warn("judges: sign-in refused: too many failures", "user", user, "remote", r.RemoteAddr, "retry_after_s", secs)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		s.loginPage(w, r, http.StatusTooManyRequests, fmt.Sprintf(T(lang, "too-many-tries"), secs))
+		return
+	}
 	j := s.judges[user]
 	hash := dummyHash
 	if j != nil {
@@ -175,10 +196,12 @@ func (s *Server) serveLoginPost(w http.ResponseWriter, r *http.Request) {
 	}
 	// Hash even for an unknown user, so the answer takes as long.
 	if !CheckPassword(hash, pw) || j == nil {
-		s.log.Warn("judges: failed sign-in", "user", user, "remote", r.RemoteAddr)
+		wait := s.throttle.failed(user, r.RemoteAddr)
+		s.log.Warn("judges: failed sign-in", "user", user, "remote", r.RemoteAddr, "next_try_in", wait)
 		s.loginPage(w, r, http.StatusUnauthorized, T(lang, "bad-login"))
 		return
 	}
+	s.throttle.succeeded(user, r.RemoteAddr)
 	tok, _ := s.sessions.open(j)
 	http.SetCookie(w, cookie(r, sessionCookie, tok, int(DefaultSession/time.Second)))
 	http.SetCookie(w, cookie(r, loginCSRF, "", -1))

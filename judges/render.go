@@ -70,6 +70,8 @@ type cardView struct {
 	Mismatch    string
 	Infractions int
 	Result      *resultView
+	// Alerts are what the table says needs a judge's attention.
+	Alerts []string
 }
 
 // colourName returns a colour letter's name in lang.
@@ -176,7 +178,7 @@ func viewResult(lang string, t *Table) *resultView {
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t)}
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts}
 	switch t.Status {
 	case "online", "offline":
 		v.StatusText = T(lang, t.Status)
@@ -293,5 +295,5 @@ func parseTemplates() (*template.Template, error) {
 		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
 		"defs":       BoardDefs,
 	}
-	return template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html")
+	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
 }

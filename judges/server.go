@@ -88,8 +88,31 @@ type Opts struct {
 	Logger *slog.Logger
 }
 
-//go:embed assets
-var assets embed.FS
+// templates are the pages' templates; static the files served under
+// /static/, assets only (never a template's source).
+var (
+	//go:embed assets/*.html
+	templates embed.FS
+	//go:embed assets/*.js assets/*.css
+	static embed.FS
+)
+
+// ErrDemoJudgeOffLoopback refuses the demo judge (juez / juez) on a
+// dashboard that listens beyond this machine: anyone could certify.
+var ErrDemoJudgeOffLoopback = errors.New("the demo judge juez/juez is allowed only on a loopback address: give the judges (a judges file)")
+
+// loopback reports whether addr (host:port) listens on this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
 
 // Server is the judges' dashboard: an MQTT client following every table
 // and a web server showing them.
@@ -105,6 +128,9 @@ type Server struct {
 	tls      *tls.Config  // nil: plain HTTP
 	streams  atomic.Int64 // open event streams
 	feed     *feed
+	throttle *throttle
+	// timeouts of the web server (set before Serve; tests shorten them)
+	readHeaderTimeout, readTimeout, idleTimeout time.Duration
 
 	mu   sync.Mutex
 	addr net.Addr
@@ -144,8 +170,14 @@ func New(opts Opts) (*Server, error) {
 		store:    NewStore(opts.History),
 		sessions: newSessions(DefaultSession),
 		judges:   map[string]*judge{},
+		throttle: newThrottle(),
+
+		readHeaderTimeout: 10 * time.Second, readTimeout: 30 * time.Second, idleTimeout: 2 * time.Minute,
 	}
 	judges := opts.Judges
+	if len(judges) == 0 && !loopback(opts.Addr) {
+		return nil, fmt.Errorf("judges: %w (addr %s)", ErrDemoJudgeOffLoopback, opts.Addr)
+	}
 	if len(judges) == 0 {
 		judges = []Judge{{Name: DemoJudgeName, Password: DemoJudgePasswd, KeyFile: opts.DemoKeyFile}}
 		log.Info("judges: no judges configured: demo judge", "user", DemoJudgeName, "password", DemoJudgePasswd)
@@ -272,13 +304,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { defer wg.Done(); s.feed.run(ctx) }()
 	hs := &http.Server{
 		Handler:           s.mux,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.readHeaderTimeout,
 		// Forms are small: a client that sends or reads a page slowly is
 		// cut off (the event stream sets its own write deadlines).
-		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 30 * time.Second,
-		IdleTimeout:  2 * time.Minute,
-		BaseContext:  func(net.Listener) context.Context { return ctx },
+		ReadTimeout:    s.readTimeout,
+		WriteTimeout:   30 * time.Second,
+		IdleTimeout:    s.idleTimeout,
+		MaxHeaderBytes: 64 << 10,
+		BaseContext:    func(net.Listener) context.Context { return ctx },
 	}
 	s.log.Info("judges: dashboard", "url", scheme+"://"+ln.Addr().String(), "broker", s.opts.Broker)
 	errc := make(chan error, 1)
@@ -297,9 +330,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// staticFS is the embedded assets folder.
+// staticFS is the embedded static files.
 func staticFS() fs.FS {
-	sub, err := fs.Sub(assets, "assets")
+	sub, err := fs.Sub(static, "assets")
 	if err != nil {
 		panic(err) // the folder is embedded
 	}

@@ -31,6 +31,8 @@ type Table struct {
 	// Status is "online", "offline" or "" when no status was received.
 	Status   string            `json:"status"`
 	Versions map[string]string `json:"versions,omitempty"`
+	// Alerts are what the table's status says needs attention.
+	Alerts []string `json:"alerts,omitempty"`
 	// State is the last state received, if any.
 	State *broadcast.State `json:"state,omitempty"`
 	// Position is the newest position known, from the state or a later
@@ -161,14 +163,14 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 	switch rest {
 	case broadcast.TopicStatus:
 		if len(payload) == 0 {
-			t.Status = ""
+			t.Status, t.Alerts = "", nil
 			break
 		}
 		var s broadcast.Status
 		if err := json.Unmarshal(payload, &s); err != nil {
 			return ch, false, fmt.Errorf("%s: bad status: %w", topic, err)
 		}
-		t.Status, t.Versions = s.Status, s.Versions
+		t.Status, t.Versions, t.Alerts = s.Status, s.Versions, s.Alerts
 	case broadcast.TopicState:
 		if len(payload) == 0 {
 			t.State = nil

@@ -10,11 +10,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +41,14 @@ type Update struct {
 	// Replayed is set for updates rebuilt from the journal on open: their
 	// events were already handed out before the restart.
 	Replayed bool
+	// Held is set for an update whose input the journal could not yet
+	// take (a full disk): its events must not leave the table (the live
+	// feed) until they come again, Flushed.
+	Held bool
+	// Flushed is set for an update that hands out again the events of
+	// held updates, now that their inputs are journaled: Input is zero,
+	// Events are those events, in order, and the rest is the state now.
+	Flushed bool
 }
 
 // Sink receives every update, in order, from the table's goroutine. It
@@ -94,6 +105,97 @@ type Table struct {
 	// savedSeq is the last event number of the saved game the journal
 	// begins with, or 0.
 	savedSeq uint64
+	// check says why a judge must check the game, or "".
+	check string
+	// held are the inputs the journal has not yet taken (a full disk),
+	// oldest first; degraded says why; pendingEnd is a game's end whose
+	// input is journaled but which is not yet saved.
+	held       []heldInput
+	degraded   error
+	pendingEnd *endedGame
+}
+
+// CheckName is the file in Opts.Dir that says why a judge must check the
+// game (a journal damaged in the middle); it stays until a judge has
+// acted (ClearCheck).
+const CheckName = "needs-check"
+
+// raiseCheck records that a judge must check the game, and why.
+func (t *Table) raiseCheck(why string) error {
+	t.check = why
+	if t.opts.Dir == "" {
+		return nil
+	}
+	if err := journal.WriteFileAtomic(filepath.Join(t.opts.Dir, CheckName), []byte(why+"\n"), 0o640); err != nil {
+		return fmt.Errorf("table: recording that a judge must check the game: %w", err)
+	}
+	return nil
+}
+
+// lastSavedSeq returns the number of the last event of the newest saved
+// game, or 0.
+func (t *Table) lastSavedSeq() uint64 {
+	files, _ := filepath.Glob(filepath.Join(t.opts.Dir, "games", "game-*.json"))
+	var last uint64
+	for _, f := range files {
+		var n uint64
+		if _, err := fmt.Sscanf(filepath.Base(f), "game-%d.json", &n); err == nil {
+			last = max(last, n)
+		}
+	}
+	return last
+}
+
+// NumberFrom makes the next event number seq+1 when the referee's are
+// behind (events numbered before the journal lost them), journaling it
+// so that a replay numbers alike.
+func (t *Table) NumberFrom(seq uint64) error {
+	if seq <= t.run.Referee.Seq() {
+		return nil
+	}
+	t.log.Warn("event numbers go on after the last known", "from", t.run.Referee.Seq(), "to", seq)
+	_, err := t.Step(tablescript.Step{Verb: tablescript.VerbSeq, Seq: seq}, "")
+	return err
+}
+
+// Check returns why a judge must check the game, or "" when nothing needs
+// checking.
+func (t *Table) Check() string { return t.check }
+
+// ClearCheck records that a judge has checked the game.
+func (t *Table) ClearCheck() error {
+	if t.check == "" {
+		return nil
+	}
+	t.check = ""
+	if t.opts.Dir == "" {
+		return nil
+	}
+	if err := os.Remove(filepath.Join(t.opts.Dir, CheckName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("table: %w", err)
+	}
+	return nil
+}
+
+// SaveRecovered writes the records found after a journal's damage, as a
+// table script beside the kept original (ORIGINAL.recovered.script), for
+// a judge to read, and returns its path.
+func SaveRecovered(r *journal.Repair) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# records found after the damage at byte %d (%s) of %s\n", r.Offset, r.Reason, r.Original)
+	fmt.Fprintf(&b, "# the hash chain breaks there: these cannot be chained to the records before it\n")
+	for i, p := range r.Recovered {
+		fmt.Fprintf(&b, "# record at byte %d\n", r.RecoveredAt[i])
+		b.Write(p)
+		if len(p) > 0 && p[len(p)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	path := r.Original + ".recovered.script"
+	if err := journal.WriteFileAtomic(path, []byte(b.String()), 0o640); err != nil {
+		return "", fmt.Errorf("journal: keeping the recovered records: %w", err)
+	}
+	return path, nil
 }
 
 // JournalName is the journal's file name in Opts.Dir.
@@ -117,8 +219,26 @@ func Open(opts Opts) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if repair != nil {
+	switch {
+	case repair != nil && repair.Middle:
+		script, err := SaveRecovered(repair)
+		if err != nil {
+			j.Close()
+			return nil, err
+		}
+		why := fmt.Sprintf("the journal was damaged at byte %d (%s); the game resumes from record %d, before the damage; %d records after it are in %s, the original in %s",
+			repair.Offset, repair.Reason, len(payloads), len(repair.Recovered), script, repair.Original)
+		t.log.Error("journal damaged in the middle: a judge must check the game", "file", j.Path(), "offset", repair.Offset, "reason", repair.Reason,
+			"records_kept", len(payloads), "records_after_damage", len(repair.Recovered), "original", repair.Original, "recovered", script)
+		if err := t.raiseCheck(why); err != nil {
+			j.Close()
+			return nil, err
+		}
+	case repair != nil:
 		t.log.Warn("journal tail was damaged and cut", "file", j.Path(), "offset", repair.Offset, "bytes", repair.Cut, "reason", repair.Reason)
+	}
+	if b, err := os.ReadFile(filepath.Join(opts.Dir, CheckName)); err == nil {
+		t.check = strings.TrimSpace(string(b))
 	}
 	t.journal = j
 	for i, p := range payloads {
@@ -129,6 +249,32 @@ func Open(opts Opts) (*Table, error) {
 	}
 	if len(payloads) > 0 {
 		t.log.Info("journal replayed", "records", len(payloads), "seq", t.run.Referee.Seq(), "position", t.run.Referee.Position().String())
+	}
+	// Records lost to damage may have been numbered: the numbers go on
+	// after the last one known, the saved games', so that no number is
+	// given twice.
+	if repair != nil && repair.Middle {
+		if last := t.lastSavedSeq(); last > t.run.Referee.Seq() {
+			if err := t.NumberFrom(last); err != nil {
+				j.Close()
+				return nil, err
+			}
+		}
+	}
+	// A game whose end was journaled but not yet saved and rotated (the
+	// daemon stopped in between): finish that now, as the table would
+	// have done, so that the result is kept and the next game begins from
+	// the same state as after an uninterrupted end.
+	pos := t.run.Referee.Position()
+	if n := len(t.replay); n > 0 && t.replay[n-1].Type == referee.EventResult && pos.Phase() == engine.PhaseEnd {
+		t.log.Warn("the journal ends with a game's end not yet saved: saving it now", "seq", t.replay[n-1].Seq)
+		end := t.endOf(t.replay[n-1])
+		if _, err := t.saveGame(end); err != nil {
+			// Saved at the next try (Retry), as a game that ended on a
+			// full disk; OnGameEnd says so then.
+			t.degrade(err)
+			t.pendingEnd = &end
+		}
 	}
 	return t, nil
 }
@@ -178,18 +324,24 @@ func (t *Table) Finished() (GameEnd, bool, error) {
 	if t.opts.Dir == "" || pos.Phase() != engine.PhaseEnd {
 		return GameEnd{}, false, nil
 	}
-	seq := t.savedSeq
+	if t.pendingEnd != nil {
+		// Not saved yet (a full disk): OnGameEnd tells when it is. The
+		// game saved before it is not this one, and is never offered.
+		return GameEnd{}, false, nil
+	}
+	// A game that ended in this journal (its result event replayed) is
+	// the one; else the journal began from the saved game's end.
+	var seq uint64
+	for i := len(t.replay) - 1; i >= 0 && seq == 0; i-- {
+		if t.replay[i].Type == referee.EventResult {
+			seq = t.replay[i].Seq
+		}
+	}
 	if seq == 0 {
-		// The journal was not started anew (a crash while it was): the
-		// game's result event names the saved game.
-		for i := len(t.replay) - 1; i >= 0 && seq == 0; i-- {
-			if t.replay[i].Type == referee.EventResult {
-				seq = t.replay[i].Seq
-			}
-		}
-		if seq == 0 {
-			return GameEnd{}, false, nil
-		}
+		seq = t.savedSeq
+	}
+	if seq == 0 {
+		return GameEnd{}, false, nil
 	}
 	file := t.savedFile(seq) + ".json"
 	b, err := os.ReadFile(file)
@@ -229,23 +381,57 @@ func (t *Table) Referee() *referee.Referee { return t.run.Referee }
 // Handle journals one input, gives it to the referee, and hands the update
 // to the sinks. The note, when not empty, is journaled with the input
 // (a script's line number, to resume a script).
+//
+// When the journal cannot be written (a full disk), the table is
+// degraded (Degraded): the input still goes to the referee, so that the
+// game goes on in memory and the lights show it, but it is held, and its
+// events with it (Update.Held), until the journal takes it; the table
+// tries again at every input and at every Retry. Held events reach the
+// sinks again, flushed (Update.Flushed), once their inputs are on disk. A
+// game that ends meanwhile is saved then.
 func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
-	if err := t.journalRecord(note, tablescript.FormatInput(in), false); err != nil {
-		return nil, err
+	t.flush()
+	rec := t.record(note, tablescript.FormatInput(in))
+	written := t.journal == nil
+	if t.journal != nil && len(t.held) == 0 && t.pendingEnd == nil {
+		if err := t.journal.Append(rec, false); err != nil {
+			t.degrade(err)
+		} else {
+			written = true
+		}
 	}
 	events := t.run.Referee.Handle(in)
-	if t.journal != nil && (mustSync(in, events)) {
+	durable := written
+	if written && t.journal != nil && mustSync(in, events) {
 		if err := t.journal.Sync(); err != nil {
-			return events, fmt.Errorf("journal: %w", err)
+			t.degrade(fmt.Errorf("journal %s: sync: %w", t.journal.Path(), err))
+			durable = false
+		}
+	}
+	var h *heldInput
+	if !durable {
+		t.held = append(t.held, heldInput{in: in, note: note, events: slices.Clone(events)})
+		h = &t.held[len(t.held)-1]
+		if !written {
+			h.rec = rec
 		}
 	}
 	u := t.update(in, events)
+	u.Held = !durable
 	t.fanout(&u)
 	for _, e := range events {
-		if e.Type == referee.EventResult {
-			if err := t.gameOver(e); err != nil {
-				return events, err
-			}
+		if e.Type != referee.EventResult {
+			continue
+		}
+		end := t.endOf(e)
+		if h != nil {
+			h.end = &end
+			continue
+		}
+		if err := t.gameOver(end); err != nil {
+			// Kept and saved at the next try, as a held game's end.
+			t.degrade(err)
+			t.pendingEnd = &end
 		}
 	}
 	return events, nil
@@ -254,6 +440,125 @@ func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
 // Deadline returns when the referee wants an InputTimer if no other input
 // comes first (referee.Referee.Deadline); the daemon feeds it then.
 func (t *Table) Deadline() (time.Time, bool) { return t.run.Referee.Deadline() }
+
+// heldInput is an input the referee has had that the journal has not yet
+// taken (or not yet synced), with the events it caused.
+type heldInput struct {
+	in     referee.Input
+	step   *tablescript.Step // a set-up line instead of an input
+	note   string
+	rec    []byte // the record to append; nil when appended, to sync
+	events []referee.Event
+	end    *endedGame // the game this input ended
+}
+
+// endedGame is what a game's end leaves to save, taken when it ends.
+type endedGame struct {
+	e       referee.Event
+	game    *engine.Game
+	players [engine.NumColours]string
+}
+
+func (t *Table) endOf(e referee.Event) endedGame {
+	g := *t.run.Referee.Game()
+	return endedGame{e: e, game: &g, players: t.run.Referee.Players()}
+}
+
+// Degraded returns how many inputs are held in memory and why the journal
+// cannot be written now (nil when it can).
+func (t *Table) Degraded() (held int, err error) {
+	if t.degraded == nil && t.pendingEnd == nil {
+		return 0, nil
+	}
+	return len(t.held), t.degraded
+}
+
+func (t *Table) degrade(err error) {
+	if t.degraded == nil {
+		t.log.Error("journal cannot be written: the game goes on in memory until it can", "err", err)
+	}
+	t.degraded = err
+}
+
+// Retry tries again to journal what is held; the daemon calls it every
+// second or so while degraded.
+func (t *Table) Retry() { t.flush() }
+
+// flush journals the held inputs, in order, hands their events to the
+// sinks (Update.Flushed), and saves a game that ended meanwhile.
+func (t *Table) flush() {
+	if t.journal == nil || (len(t.held) == 0 && t.pendingEnd == nil) {
+		return
+	}
+	var flushed []referee.Event
+	defer func() {
+		if len(flushed) > 0 {
+			u := t.update(referee.Input{}, flushed)
+			u.Flushed = true
+			t.fanout(&u)
+		}
+	}()
+	for {
+		if t.pendingEnd != nil {
+			if err := t.gameOver(*t.pendingEnd); err != nil {
+				t.degrade(err)
+				return
+			}
+			t.pendingEnd = nil
+			// The referee was rebuilt from the new journal: what it did
+			// with the inputs held after the game's end is done again,
+			// so that the events published are those a replay makes.
+			if len(t.held) > 0 {
+				t.redoHeld()
+			}
+		}
+		if len(t.held) == 0 {
+			break
+		}
+		h := &t.held[0]
+		var err error
+		if h.rec == nil {
+			err = t.journal.Sync()
+		} else {
+			err = t.journal.Append(h.rec, true)
+		}
+		if err != nil {
+			t.degrade(err)
+			return
+		}
+		flushed = append(flushed, h.events...)
+		if h.end != nil {
+			t.pendingEnd = h.end
+		}
+		t.held = t.held[1:]
+	}
+	if t.degraded != nil {
+		t.log.Info("journal written again: every input held is on disk")
+		t.degraded = nil
+	}
+}
+
+// redoHeld gives the held inputs again to the referee rebuilt after a
+// game's end, their events replacing those made before.
+func (t *Table) redoHeld() {
+	for i := range t.held {
+		h := &t.held[i]
+		if h.step != nil {
+			t.run.Input(*h.step)
+			continue
+		}
+		h.events = slices.Clone(t.run.Referee.Handle(h.in))
+		h.end = nil
+		for _, e := range h.events {
+			if e.Type == referee.EventResult {
+				end := t.endOf(e)
+				h.end = &end
+			}
+		}
+	}
+	u := t.update(referee.Input{}, nil)
+	t.fanout(&u)
+}
 
 // Step handles one table-script step (a "players", "sensors" or "seq"
 // line only sets the runner up). After a start or setup, which places the
@@ -265,7 +570,20 @@ func (t *Table) Step(st tablescript.Step, note string) ([]referee.Event, error) 
 	}
 	if !ok {
 		// A set-up line: journal it, so that a replay sets up the same.
-		return nil, t.journalRecord(note, tablescript.FormatSetup(st), false)
+		t.flush()
+		rec := t.record(note, tablescript.FormatSetup(st))
+		if t.journal == nil {
+			return nil, nil
+		}
+		if len(t.held) == 0 && t.pendingEnd == nil {
+			err := t.journal.Append(rec, false)
+			if err == nil {
+				return nil, nil
+			}
+			t.degrade(err)
+		}
+		t.held = append(t.held, heldInput{step: &st, note: note, rec: rec})
+		return nil, nil
 	}
 	events, err := t.Handle(in, note)
 	if err != nil {
@@ -310,34 +628,26 @@ func (t *Table) RunScript(script io.Reader, emit func(referee.Event) error) erro
 // one (tablescript.Runner.SetAhead).
 func (t *Table) SetAhead(steps []tablescript.Step) { t.run.SetAhead(steps) }
 
-// journalRecord appends one record: the note as a comment, then the
+// record returns one journal record: the note as a comment, then the
 // script lines.
-func (t *Table) journalRecord(note, lines string, sync bool) error {
+func (t *Table) record(note, lines string) []byte {
 	t.note = note
-	if t.journal == nil {
-		return nil
-	}
-	t.buf.Reset()
+	var b bytes.Buffer
 	if note != "" {
-		t.buf.WriteString("# " + note + "\n")
+		b.WriteString("# " + note + "\n")
 	}
-	t.buf.WriteString(lines)
-	return t.journal.Append(t.buf.Bytes(), sync)
+	b.WriteString(lines)
+	return b.Bytes()
 }
 
 // mustSync tells which inputs are fsynced at once: every accepted throw,
 // move and judge's action, and every start.
+//
+// And every input that caused an event: no event reaches the live feed
+// before the input that caused it is on stable storage, so a replay after
+// a power cut makes every event the feed has had, under the same number.
 func mustSync(in referee.Input, events []referee.Event) bool {
-	if in.Kind != referee.InputBoard && in.Kind != referee.InputThrow {
-		return true
-	}
-	for _, e := range events {
-		switch e.Type {
-		case referee.EventThrow, referee.EventMove, referee.EventThirdSix, referee.EventResult:
-			return true
-		}
-	}
-	return false
+	return len(events) > 0 || (in.Kind != referee.InputBoard && in.Kind != referee.InputThrow)
 }
 
 func (t *Table) update(in referee.Input, events []referee.Event) Update {
@@ -356,43 +666,71 @@ func (t *Table) fanout(u *Update) {
 // gameOver saves the finished game atomically and starts a new journal,
 // which begins from the final position so that a restart still shows the
 // result awaiting certification.
-func (t *Table) gameOver(e referee.Event) error {
-	g := t.run.Referee.Game()
-	var rec bytes.Buffer
-	g.WriteTo(&rec)
-	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: t.run.Referee.Players(), Seq: e.Seq, Time: e.Time}
-	if t.journal != nil {
-		if err := t.journal.Sync(); err != nil {
-			return fmt.Errorf("journal: %w", err)
-		}
-		end.JournalHead = t.journal.Head()
-		base := t.savedFile(e.Seq)
-		snap, err := json.MarshalIndent(savedGame{
-			Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
-			JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
-		}, "", "  ")
-		if err != nil {
-			return err
-		}
-		// The record alone too, as clubs keep it and parchis replay reads it.
-		if err := journal.WriteFileAtomic(base+".txt", end.Record, 0o640); err != nil {
-			return err
-		}
-		if err := journal.WriteFileAtomic(base+".json", snap, 0o640); err != nil {
-			return err
-		}
-		end.File = base + ".json"
-		var first bytes.Buffer
-		first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
-		fmt.Fprintf(&first, "\nseq %d", e.Seq)
-		if err := t.journal.Rotate(base+".journal", first.Bytes()); err != nil {
-			return err
-		}
+func (t *Table) gameOver(g endedGame) error {
+	end, err := t.saveGame(g)
+	if err != nil {
+		return err
 	}
 	if t.opts.OnGameEnd != nil {
 		t.opts.OnGameEnd(end)
 	}
 	return nil
+}
+
+// saveGame writes the finished game's record and result, archives the
+// journal and begins a new one from the final position. The referee is
+// then rebuilt from the new journal's first record, as a restart would
+// rebuild it: what the referee knew of the game before (the last board it
+// saw, …) is gone alike live and after a restart, so the next game's
+// events are the same either way.
+func (t *Table) saveGame(ended endedGame) (GameEnd, error) {
+	e, g := ended.e, ended.game
+	var rec bytes.Buffer
+	g.WriteTo(&rec)
+	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: ended.players, Seq: e.Seq, Time: e.Time}
+	if t.journal == nil {
+		return end, nil
+	}
+	if err := t.journal.Sync(); err != nil {
+		return end, fmt.Errorf("journal: %w", err)
+	}
+	end.JournalHead = t.journal.Head()
+	base := t.savedFile(e.Seq)
+	snap, err := json.MarshalIndent(savedGame{
+		Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
+		JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
+	}, "", "  ")
+	if err != nil {
+		return end, fmt.Errorf("saved game: %w", err)
+	}
+	// The record alone too, as clubs keep it and parchis replay reads it.
+	if err := journal.WriteFileAtomic(base+".txt", end.Record, 0o640); err != nil {
+		return end, err
+	}
+	if err := journal.WriteFileAtomic(base+".json", snap, 0o640); err != nil {
+		return end, err
+	}
+	end.File = base + ".json"
+	var first bytes.Buffer
+	first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
+	fmt.Fprintf(&first, "\nseq %d", e.Seq)
+	// An archive left by an earlier attempt that stopped half-way is
+	// the same journal: it is replaced.
+	if err := os.Remove(base + ".journal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return end, fmt.Errorf("journal archive: %w", err)
+	}
+	if err := t.journal.Rotate(base+".journal", first.Bytes()); err != nil {
+		return end, err
+	}
+	keep := t.replay
+	t.run = tablescript.NewRunner(referee.Opts{Caps: t.opts.Caps, Grace: t.opts.Grace})
+	t.replay = nil
+	err = t.replayRecord(first.Bytes())
+	t.replay = keep
+	if err != nil {
+		return end, fmt.Errorf("journal %s: first record: %w", t.journal.Path(), err)
+	}
+	return end, nil
 }
 
 // savedGame is the snapshot written at the end of a game.
@@ -406,10 +744,15 @@ type savedGame struct {
 	Record      string                    `json:"record"`
 }
 
-// Close syncs and closes the journal.
+// Close journals what it still holds if it can, and syncs and closes the
+// journal.
 func (t *Table) Close() error {
 	if t.journal == nil {
 		return nil
+	}
+	t.flush()
+	if n := len(t.held); n > 0 {
+		t.log.Error("stopping with inputs the journal could not take: they are lost", "inputs", n, "err", t.degraded)
 	}
 	return t.journal.Close()
 }

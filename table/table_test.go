@@ -270,3 +270,162 @@ func TestGameOver_CrashDuringRotation(t *testing.T) {
 		t.Fatalf("finished game after the crash: %+v, %v, %v", end, ok, err)
 	}
 }
+
+// The events after a game's end are the same live and after a restart:
+// the referee is rebuilt from the new journal's first record when the
+// journal is rotated, as a restart rebuilds it, so nothing it knew of the
+// last game (the last board seen) numbers the next game's events
+// differently.
+func TestGameOver_NextGameSameLiveAndReplayed(t *testing.T) {
+	for _, restartAtEnd := range []bool{false, true} {
+		dir := t.TempDir()
+		tb, err := Open(Opts{Caps: caps, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		script(t, tb, endScript(t))
+		if restartAtEnd {
+			tb.Close()
+			if tb, err = Open(Opts{Caps: caps, Dir: dir}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var live []referee.Event
+		at := time.Unix(100, 0)
+		home := board.Expected(ptr(engine.NewPosition(engine.Blue)))
+		for _, in := range []referee.Input{
+			{At: at, Kind: referee.InputStart, Starter: engine.Blue},
+			{At: at.Add(time.Second), Kind: referee.InputBoard, Board: home},
+			{At: at.Add(2 * time.Second), Kind: referee.InputThrow, Throw: referee.ThrowValue, Value: 5},
+		} {
+			ev, err := tb.Handle(in, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			live = append(live, ev...)
+		}
+		tb.Close()
+		tb2, err := Open(Opts{Caps: caps, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(tb2.Replayed())
+		want, _ := json.Marshal(live)
+		tb2.Close()
+		if string(got) != string(want) {
+			t.Errorf("restart at the end %v: replayed\n%s\nlive\n%s", restartAtEnd, got, want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// A journal that ends with a game's end not yet saved (the daemon stopped
+// before writing the result) is saved and rotated on open: the result is
+// there to certify, and the archive verifies.
+func TestOpen_UnsavedGameEnd_SavedOnOpen(t *testing.T) {
+	dir := t.TempDir()
+	tb, _ := Open(Opts{Caps: caps, Dir: dir})
+	events := script(t, tb, endScript(t))
+	last := events[len(events)-1]
+	tb.Close()
+	archived, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
+	old, _ := os.ReadFile(archived[0])
+	// As a stop before the game was saved leaves it: the old journal, no
+	// saved game.
+	os.RemoveAll(filepath.Join(dir, "games"))
+	os.WriteFile(filepath.Join(dir, JournalName), old, 0o600)
+
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, ok, err := tb2.Finished()
+	if err != nil || !ok || end.Seq != last.Seq || end.Position.Phase() != engine.PhaseEnd {
+		t.Fatalf("finished game: %+v, %v, %v", end, ok, err)
+	}
+	if n := len(tb2.Replayed()); n == 0 || tb2.Replayed()[n-1].Seq != last.Seq {
+		t.Errorf("the game's events are not there to queue again: %d", n)
+	}
+	tb2.Close()
+	f, err := os.Open(strings.TrimSuffix(end.File, ".json") + ".journal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if head, _, err := journal.Verify(f); err != nil || head != end.JournalHead {
+		t.Errorf("archive: %v, head %s want %s", err, head, end.JournalHead)
+	}
+}
+
+// A journal damaged in the middle is never silent: the game resumes at
+// the last consistent point, the original is kept, the records after the
+// damage are saved as a script for a judge, and the table says a judge
+// must check the game until one has — across restarts too. Numbers go on
+// after the saved games', so none is given twice.
+func TestOpen_DamagedInTheMiddle_JudgeMustCheck(t *testing.T) {
+	dir := t.TempDir()
+	tb, _ := Open(Opts{Caps: caps, Dir: dir})
+	script(t, tb, turns)
+	tb.Close()
+	path := filepath.Join(dir, JournalName)
+	data, _ := os.ReadFile(path)
+	_, _, rep := journal.Scan(data)
+	if rep != nil {
+		t.Fatalf("journal damaged before the test: %v", rep)
+	}
+	// The third record's payload, with records after it.
+	off := 0
+	for range 2 {
+		_, n, _ := journal.DecodeRecord(data[off:])
+		off += n
+	}
+	data[off+10] ^= 0x01
+	os.WriteFile(path, data, 0o600)
+	os.MkdirAll(filepath.Join(dir, "games"), 0o750)
+	os.WriteFile(filepath.Join(dir, "games", "game-000040.json"), []byte("{}"), 0o640)
+
+	tb2, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := tb2.Check()
+	if !strings.Contains(why, "damaged at byte") {
+		t.Fatalf("no judge's check raised: %q", why)
+	}
+	if tb2.Referee().Seq() != 40 {
+		t.Errorf("numbers go on from %d, want after the saved game's 40", tb2.Referee().Seq())
+	}
+	originals, _ := filepath.Glob(path + ".damaged-*")
+	var kept, recovered string
+	for _, f := range originals {
+		if strings.HasSuffix(f, ".recovered.script") {
+			recovered = f
+		} else {
+			kept = f
+		}
+	}
+	if b, err := os.ReadFile(kept); err != nil || !bytes.Equal(b, data) {
+		t.Errorf("original not kept untouched: %v (%v)", originals, err)
+	}
+	if b, err := os.ReadFile(recovered); err != nil || !strings.Contains(string(b), "throw 3") {
+		t.Errorf("records after the damage not saved: %v\n%s", err, b)
+	}
+	tb2.Close()
+	tb3, _ := Open(Opts{Caps: caps, Dir: dir})
+	if tb3.Check() != why {
+		t.Errorf("after a restart the check reads %q", tb3.Check())
+	}
+	if tb3.Referee().Seq() != 40 {
+		t.Errorf("after a restart numbers go on from %d", tb3.Referee().Seq())
+	}
+	if err := tb3.ClearCheck(); err != nil {
+		t.Fatal(err)
+	}
+	tb3.Close()
+	tb4, _ := Open(Opts{Caps: caps, Dir: dir})
+	defer tb4.Close()
+	if tb4.Check() != "" {
+		t.Errorf("the check is still raised after a judge's: %q", tb4.Check())
+	}
+}

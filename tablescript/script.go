@@ -101,8 +101,41 @@ type Error struct {
 	Err  error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %q: %v", e.Line, e.Text, e.Err) }
+func (e *Error) Error() string {
+	if e.Text == "" {
+		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	}
+	return fmt.Sprintf("line %d: %q: %v", e.Line, e.Text, e.Err)
+}
 func (e *Error) Unwrap() error { return e.Err }
+
+// MaxSeq is the largest event number a script's seq line may give:
+// numbers above 2^53 would lose precision in JSON readers such as
+// JavaScript's, and the referee's count could overflow.
+const MaxSeq uint64 = 1<<53 - 1<<20
+
+// Clock checks that a script's times never go backwards.
+type Clock struct {
+	last time.Duration
+}
+
+// Check returns an error when st's time is before the last one seen.
+func (c *Clock) Check(st Step) error {
+	if !st.HasAt {
+		return nil
+	}
+	if st.At < c.last {
+		return fmt.Errorf("time goes backwards: at %s after at %s", formatSeconds(st.At), formatSeconds(c.last))
+	}
+	c.last = st.At
+	return nil
+}
+
+// ErrLineTooLong is the error of a line longer than MaxLine.
+var ErrLineTooLong = fmt.Errorf("line longer than %d bytes", MaxLine)
+
+// MaxLine bounds a script line.
+const MaxLine = 1 << 20
 
 // ParseLine parses one script line. It returns ok false for a blank or
 // comment line.
@@ -216,6 +249,9 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 		if st.Seq, err = strconv.ParseUint(args[0], 10, 64); err != nil {
 			return st, false, fmt.Errorf("bad seq %q", args[0])
 		}
+		if st.Seq > MaxSeq {
+			return st, false, fmt.Errorf("seq %d: want at most %d, so that the next events' numbers neither overflow nor lose precision in a JSON reader", st.Seq, MaxSeq)
+		}
 	case VerbBoard:
 		if err := want(1, "board SITE:PIECES,… (or -)"); err != nil {
 			return st, false, err
@@ -260,20 +296,25 @@ type Line struct {
 // look at those that follow (Runner.SetAhead).
 type Script struct {
 	Lines []Line
-	steps []Step // the steps of the lines, up to the first that does not parse
+	steps []Step // the steps of the lines, up to the first bad one (Line.Err)
 	next  []int  // next[i]: the index in steps of the first step after Lines[i]
 }
 
 // ReadAll reads every line of a script. A line that does not parse keeps
-// its error, for the caller to report when it comes to it.
+// its error, for the caller to report when it comes to it; so does a line
+// whose time is before the last one (Clock). A line longer than MaxLine
+// ends the script with a last Line, at its real number, whose error is
+// ErrLineTooLong (without its text); another read error ends it the same
+// way. The error returned is always nil: the lines before the bad one
+// run first, as they would have had the script been read a line at a
+// time.
 func ReadAll(r io.Reader) (*Script, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	sc.Buffer(make([]byte, 0, 4096), MaxLine)
 	s := &Script{}
+	var clock Clock
 	broken := false
-	for n := 1; sc.Scan(); n++ {
-		l := Line{N: n, Text: strings.TrimRight(sc.Text(), "\r")}
-		l.Step, l.OK, l.Err = ParseLine(l.Text)
+	add := func(l Line) {
 		broken = broken || l.Err != nil
 		if l.OK && !broken {
 			s.steps = append(s.steps, l.Step)
@@ -281,8 +322,22 @@ func ReadAll(r io.Reader) (*Script, error) {
 		s.Lines = append(s.Lines, l)
 		s.next = append(s.next, len(s.steps))
 	}
+	n := 1
+	for ; sc.Scan(); n++ {
+		l := Line{N: n, Text: strings.TrimRight(sc.Text(), "\r")}
+		l.Step, l.OK, l.Err = ParseLine(l.Text)
+		if l.Err == nil && l.OK {
+			l.Err = clock.Check(l.Step)
+		}
+		add(l)
+	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading the script: %w", err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = ErrLineTooLong
+		} else {
+			err = fmt.Errorf("reading the script: %w", err)
+		}
+		add(Line{N: n, Err: err})
 	}
 	return s, nil
 }

@@ -1,6 +1,8 @@
 package tablescript
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +197,72 @@ func TestReadAll_Ahead(t *testing.T) {
 	}
 	if got := sc.Ahead(3); len(got) != 0 {
 		t.Errorf("ahead of line 4: %+v, want none", got)
+	}
+}
+
+// A seq that would take the numbers past what JSON readers keep exact,
+// or overflow, is refused.
+func TestParseLine_SeqBounded(t *testing.T) {
+	cases := []struct {
+		line string
+		ok   bool
+	}{
+		{"seq 12", true},
+		{"seq " + strconv.FormatUint(MaxSeq, 10), true},
+		{"seq " + strconv.FormatUint(MaxSeq+1, 10), false},
+		{"seq 18446744073709551615", false},
+		{"seq 18446744073709551616", false},
+	}
+	for _, tc := range cases {
+		_, _, err := ParseLine(tc.line)
+		if (err == nil) != tc.ok {
+			t.Errorf("%q: %v, want ok %v", tc.line, err, tc.ok)
+		}
+	}
+}
+
+func TestClock_RefusesTimeGoingBackwards(t *testing.T) {
+	var c Clock
+	steps := []struct {
+		line string
+		ok   bool
+	}{
+		{"at 1 throw 5", true},
+		{"lift 5", true}, // no time: the last one holds
+		{"at 1 place 9 Y", true},
+		{"at 2.5 throw 3", true},
+		{"at 2.4 throw 3", false},
+		{"at 3 throw 3", true},
+	}
+	for _, s := range steps {
+		st, _, err := ParseLine(s.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Check(st); (err == nil) != s.ok {
+			t.Errorf("%q: %v, want ok %v", s.line, err, s.ok)
+		}
+	}
+}
+
+// ReadAll marks a time going backwards as the line's error, and ends the
+// script at a line too long, with that line's real number; the lines
+// before run as they would have.
+func TestReadAll_BadLinesWithTheirNumbers(t *testing.T) {
+	sc, err := ReadAll(strings.NewReader("start Y\nat 2 throw 5\nat 1.5 throw 3\n" + strings.Repeat("#", MaxLine+10) + "\nat 3 throw 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Lines) != 4 {
+		t.Fatalf("%d lines, want 4 (the long one last)", len(sc.Lines))
+	}
+	if l := sc.Lines[2]; l.N != 3 || l.Err == nil || !strings.Contains(l.Err.Error(), "time goes backwards") {
+		t.Errorf("line 3: %+v, want time goes backwards", l)
+	}
+	if l := sc.Lines[3]; l.N != 4 || !errors.Is(l.Err, ErrLineTooLong) {
+		t.Errorf("line 4: %+v, want ErrLineTooLong", l)
+	}
+	if got := sc.Ahead(0); len(got) != 1 || got[0].Verb != VerbThrow {
+		t.Errorf("ahead of line 1: %+v, want the one throw before the bad line", got)
 	}
 }

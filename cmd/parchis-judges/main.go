@@ -8,7 +8,8 @@
 //	parchis-judges [-broker URL] [-addr HOST:PORT] [-lang es|en]
 //	               [-mqtt-user U -mqtt-password P] [-judges FILE]
 //	               [-demo-key FILE]
-//	parchis-judges hash-password        (reads a password on stdin)
+//	parchis-judges hash-password        (reads a password on stdin; the
+//	                                    same command as parchisd hash-password)
 //
 // The judges file has one judge a line: NAME PASSWORD-HASH [KEY-FILE], the
 // hash as printed by hash-password; lines starting with # are comments.
@@ -18,8 +19,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,9 +28,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 	"syscall"
 
+	"github.com/parchis-table/parchis/internal/cli"
 	"github.com/parchis-table/parchis/judges"
 )
 
@@ -43,10 +44,15 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "hash-password" {
-		return hashPassword(stdin, stdout, stderr)
+		return cli.HashPassword("parchis-judges", args[1:], stdin, stdout, &cli.Output{Stderr: stderr, Stdout: stdout}, 2)
 	}
 	fs := flag.NewFlagSet("parchis-judges", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(&cli.Output{Stderr: stderr, Stdout: stdout})
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: parchis-judges [flags]\n       parchis-judges hash-password < PASSWORD   (the same as parchisd hash-password)\n\nServes the judges' dashboard from the MQTT feed (docs/dashboard.md).\n\nflags:\n")
+		fs.PrintDefaults()
+	}
 	var o judges.Opts
 	fs.StringVar(&o.Broker, "broker", judges.DefaultBroker, "MQTT broker URL")
 	fs.StringVar(&o.Addr, "addr", judges.DefaultAddr, "address of the web server")
@@ -58,8 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.CertFile, "cert", "", "PEM certificate to serve HTTPS (with -key); judges' cookies are then Secure")
 	fs.StringVar(&o.KeyFile, "key", "", "PEM key of -cert")
 	tableKeysFile := fs.String("table-keys", "", "file of the tables' public keys: EVENT/TABLE KEY a line (results signed by another key cannot be certified)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if st := cli.Parse(fs, args, 2); st >= 0 {
+		return st
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "parchis-judges: unexpected argument %q\n", fs.Arg(0))
@@ -84,6 +90,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	srv, err := judges.New(o)
+	if errors.Is(err, judges.ErrDemoJudgeOffLoopback) {
+		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
 		return 1
@@ -94,21 +104,5 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
 		return 1
 	}
-	return 0
-}
-
-// hashPassword prints the hash of the password on the first line of stdin.
-func hashPassword(stdin io.Reader, stdout, stderr io.Writer) int {
-	line, err := bufio.NewReader(stdin).ReadString('\n')
-	if err != nil && line == "" {
-		fmt.Fprintln(stderr, "parchis-judges hash-password: give the password on standard input")
-		return 2
-	}
-	h, err := judges.HashPassword(strings.TrimRight(line, "\r\n"))
-	if err != nil {
-		fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
-		return 1
-	}
-	fmt.Fprintln(stdout, h)
 	return 0
 }

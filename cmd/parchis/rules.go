@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/cli"
 )
 
 // lineError is an error with the exit status it calls for.
@@ -55,6 +56,22 @@ func movesOf(fields []string) (string, error) {
 	return ml.String(), nil
 }
 
+// movesNone says why a position has no legal moves when it is waiting
+// for a throw or the game is over; "" otherwise.
+func movesNone(fields []string) string {
+	p, err := engine.ParsePPN(fields[0])
+	if err != nil {
+		return ""
+	}
+	switch {
+	case p.Phase() == engine.PhaseEnd:
+		return "the game is over: no moves"
+	case p.Phase().IsDie() || p.Phase().IsBonus():
+		return ""
+	}
+	return p.Turn().Name() + " is waiting for a throw: no moves before it"
+}
+
 func playOf(fields []string) (string, error) {
 	p, err := parsePosition(fields[0])
 	if err != nil {
@@ -87,13 +104,15 @@ func throwOf(fields []string) (string, error) {
 
 // runPositionCommand runs moves, play or throw: on its arguments, or with
 // "-" on every line of stdin (fields separated by a tab), one output line
-// per input line.
-func runPositionCommand(name, argNames, about, example string, nargs int, do func([]string) (string, error)) func([]string, io.Reader, io.Writer, io.Writer) int {
+// per input line. For one position, none (when set) says on stderr why
+// there is no output instead of an empty line; a batch keeps the empty
+// line, so that it stays one line per input.
+func runPositionCommand(name, argNames, about, example string, nargs int, do func([]string) (string, error), none func([]string) string) func([]string, io.Reader, io.Writer, io.Writer) int {
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Positions start with "-" when no piece is out, so the arguments
 		// are not parsed as flags; only a lone help flag is.
 		if len(args) == 1 && isHelp(args[0]) {
-			newFlags(name, argNames+" | -", about, example, stderr).Usage()
+			cli.Help(newFlags(name, argNames+" | -", about, example, stderr))
 			return exitOK
 		}
 		if len(args) == 1 && args[0] == "-" {
@@ -108,6 +127,12 @@ func runPositionCommand(name, argNames, about, example string, nargs int, do fun
 			fmt.Fprintf(stderr, "parchis %s: %v\n", name, err)
 			return statusOf(err)
 		}
+		if out == "" && none != nil {
+			if why := none(args); why != "" {
+				fmt.Fprintf(stderr, "parchis %s: %s\n", name, why)
+				return exitOK
+			}
+		}
 		fmt.Fprintln(stdout, out)
 		return exitOK
 	}
@@ -121,7 +146,9 @@ func batch(nargs int, do func([]string) (string, error), stdin io.Reader, stdout
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	status := exitOK
+	n := 0
 	for sc.Scan() {
+		n++
 		line := strings.TrimRight(sc.Text(), "\r")
 		fields := strings.Split(line, "\t")
 		var out string
@@ -140,7 +167,10 @@ func batch(nargs int, do func([]string) (string, error), stdin io.Reader, stdout
 		w.WriteByte('\n')
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(w, "error: reading input: %v\n", err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("longer than %d bytes", 1<<20)
+		}
+		fmt.Fprintf(w, "error: reading input: line %d: %v\n", n+1, err)
 		return exitUsage
 	}
 	return status
@@ -148,14 +178,14 @@ func batch(nargs int, do func([]string) (string, error), stdin io.Reader, stdout
 
 var (
 	runMoves = runPositionCommand("moves", "PPN",
-		"Prints the legal moves of the side to move, in canonical order, on one line\nseparated by single spaces (an empty line when there is none).\nWith -, reads one PPN a line from standard input.",
-		"  parchis moves '5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y'\n  BH-22", 1, movesOf)
+		"Prints the legal moves of the side to move, in canonical order, on one line\nseparated by single spaces. A position waiting for a throw, or a game over,\nhas none: that is said on standard error (exit 0). With -, reads one PPN a\nline from standard input and prints one line for each, empty when there is\nno move.",
+		"  parchis moves '5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y'\n  BH-22", 1, movesOf, movesNone)
 	runPlay = runPositionCommand("play", "PPN MOVE",
 		"Prints the position after the move. An illegal move exits 1 and says why.\nWith -, reads PPN<TAB>MOVE lines from standard input.",
-		"  parchis play '5:Y Y 3 0 - Y' 5-8\n  8:Y B throw 0 - Y", 2, playOf)
+		"  parchis play '5:Y Y 3 0 - Y' 5-8\n  8:Y B throw 0 - Y", 2, playOf, nil)
 	runThrow = runPositionCommand("throw", "PPN DIE",
 		"Prints the position after a throw of DIE (1…6), with a throw that cannot\nbe played and a third 6 resolved. With -, reads PPN<TAB>DIE lines.",
-		"  parchis throw '- Y throw 0 - Y' 5\n  - Y 5 0 - Y", 2, throwOf)
+		"  parchis throw '- Y throw 0 - Y' 5\n  - Y 5 0 - Y", 2, throwOf, nil)
 )
 
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -44,7 +44,8 @@ func TestMoves(t *testing.T) {
 		{"exit", []string{"moves", "5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y"}, "", 0, "BH-22\n", ""},
 		{"kill or barrier", []string{"moves", "20:Y,24:R Y 4 0 - Y"}, "", 0, "20-24 20x24\n", ""},
 		{"barrier opening", []string{"moves", "20:YY,40:Y Y 6 1 - Y"}, "", 0, "20-26\n", ""},
-		{"no moves in phase throw", []string{"moves", "- Y throw 0 - Y"}, "", 0, "\n", ""},
+		{"no moves in phase throw: said on stderr", []string{"moves", "- Y throw 0 - Y"}, "", 0, "", "parchis moves: Yellow is waiting for a throw"},
+		{"no moves in phase end: said on stderr", []string{"moves", "33:B,42:G,YG:YYYY,RG:RRRR G end 0 - Y"}, "", 0, "", "parchis moves: the game is over"},
 		{"bad PPN", []string{"moves", "05:Y Y throw 0 - Y"}, "", 2, "", "field 1"},
 		{"no PPN", []string{"moves"}, "", 2, "", "want PPN"},
 		{"two PPNs", []string{"moves", "- Y throw 0 - Y", "- Y throw 0 - Y"}, "", 2, "", "want PPN"},
@@ -93,6 +94,9 @@ func TestBatch(t *testing.T) {
 		{"play, wrong number of fields", []string{"play", "-"},
 			"5:Y Y 3 0 - Y\n",
 			2, "*", ""},
+		{"throw, a line too long, with its number", []string{"throw", "-"},
+			"- Y throw 0 - Y\t5\n" + strings.Repeat("x", 1<<20+1) + "\n",
+			2, "- Y 5 0 - Y\nerror: reading input: line 2: longer than 1048576 bytes\n", ""},
 	})
 	// One output line per input line; bad lines say "error: …".
 	for _, tc := range []struct {
@@ -168,18 +172,41 @@ func TestSelfPlay(t *testing.T) {
 	}
 }
 
+// TestUsage checks that help asked for is the output (stdout, exit 0),
+// and that the usage for a mistake goes with the error to stderr.
 func TestUsage(t *testing.T) {
-	testRun(t, []runCase{
-		{"no command", nil, "", 2, "", "usage: parchis COMMAND"},
-		{"help", []string{"--help"}, "", 0, "", "usage: parchis COMMAND"},
-		{"help word", []string{"help"}, "", 0, "", "exit status: 0 ok, 1 a rule is broken, 2 bad usage"},
-		{"unknown", []string{"frobnicate"}, "", 2, "", `unknown command "frobnicate"`},
-		{"moves --help", []string{"moves", "--help"}, "", 0, "", "example:\n  parchis moves '5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y'\n  BH-22"},
-		{"play -h", []string{"play", "-h"}, "", 0, "", "example:\n  parchis play '5:Y Y 3 0 - Y' 5-8\n  8:Y B throw 0 - Y"},
-		{"throw --help", []string{"throw", "--help"}, "", 0, "", "example:\n  parchis throw '- Y throw 0 - Y' 5\n  - Y 5 0 - Y"},
-		{"replay --help", []string{"replay", "--help"}, "", 0, "", "example:"},
-		{"selfplay --help", []string{"selfplay", "--help"}, "", 0, "", "-check"},
-	})
+	for _, tc := range []struct {
+		name           string
+		args           []string
+		status         int
+		stdout, stderr string // what each contains; "" for empty
+	}{
+		{"no command", nil, 2, "", "usage: parchis COMMAND"},
+		{"help", []string{"--help"}, 0, "usage: parchis COMMAND", ""},
+		{"help word", []string{"help"}, 0, "exit status: 0 ok, 1 a rule is broken, 2 bad usage", ""},
+		{"unknown", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{"moves --help", []string{"moves", "--help"}, 0, "example:\n  parchis moves '5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y'\n  BH-22", ""},
+		{"play -h", []string{"play", "-h"}, 0, "example:\n  parchis play '5:Y Y 3 0 - Y' 5-8\n  8:Y B throw 0 - Y", ""},
+		{"throw --help", []string{"throw", "--help"}, 0, "example:\n  parchis throw '- Y throw 0 - Y' 5\n  - Y 5 0 - Y", ""},
+		{"replay --help", []string{"replay", "--help"}, 0, "example:", ""},
+		{"selfplay --help", []string{"selfplay", "--help"}, 0, "-check", ""},
+		{"verify --help", []string{"verify", "--help"}, 0, "example:", ""},
+		{"selfplay bad flag", []string{"selfplay", "-frob"}, 2, "", "flag provided but not defined: -frob\nusage: parchis selfplay"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if st := run(tc.args, strings.NewReader(""), &stdout, &stderr); st != tc.status {
+				t.Errorf("status %d, want %d", st, tc.status)
+			}
+			for _, c := range []struct {
+				name, got, want string
+			}{{"stdout", stdout.String(), tc.stdout}, {"stderr", stderr.String(), tc.stderr}} {
+				if (c.want == "") != (c.got == "") || !strings.Contains(c.got, c.want) {
+					t.Errorf("%s %q, want it to contain %q (empty if nothing)", c.name, c.got, c.want)
+				}
+			}
+		})
+	}
 }
 
 // TestHelpExamples runs the examples the --help texts show and checks that
@@ -187,7 +214,7 @@ func TestUsage(t *testing.T) {
 func TestHelpExamples(t *testing.T) {
 	for _, cmd := range []string{"moves", "play", "throw"} {
 		var help bytes.Buffer
-		run([]string{cmd, "--help"}, strings.NewReader(""), &bytes.Buffer{}, &help)
+		run([]string{cmd, "--help"}, strings.NewReader(""), &help, &bytes.Buffer{})
 		_, ex, ok := strings.Cut(help.String(), "example:\n")
 		if !ok {
 			t.Fatalf("%s --help has no example", cmd)
@@ -229,4 +256,25 @@ func shellWords(t *testing.T, s string) []string {
 		s = rest
 	}
 	return words
+}
+
+// TestEveryCommandHelp_OnStdout runs --help of every subcommand: exit 0,
+// the usage on stdout, nothing on stderr, each flag's default said once.
+func TestEveryCommandHelp_OnStdout(t *testing.T) {
+	for _, c := range commands() {
+		t.Run(c.Name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if st := run([]string{c.Name, "--help"}, strings.NewReader(""), &stdout, &stderr); st != 0 {
+				t.Errorf("exit %d, want 0", st)
+			}
+			if stdout.Len() == 0 || stderr.Len() != 0 {
+				t.Errorf("stdout %q, stderr %q: want the help on stdout alone", stdout.String(), stderr.String())
+			}
+			for _, line := range strings.Split(stdout.String(), "\n") {
+				if strings.Count(line, "(default") > 1 {
+					t.Errorf("a default said twice: %q", line)
+				}
+			}
+		})
+	}
 }

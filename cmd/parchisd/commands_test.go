@@ -276,17 +276,21 @@ func TestRun_StartsAndStops_OrNamesMissingHardware(t *testing.T) {
 		t.Errorf("no table key made: %v", err)
 	}
 
-	bad := []struct{ extra, want string }{
-		{"sensors:\n  backend: direct\n  i2c_bus: \"7\"", `I2C bus "7"`},
-		{"sensors:\n  backend: sim\nlights:\n  backend: spi\n  spi_port: /dev/spidev9.9", `SPI port "/dev/spidev9.9"`},
-		{"sensors:\n  backend: sim\nlights:\n  backend: sim\ncamera:\n  source: files\n  dir: " + filepath.Join(dir, "none"), "none"},
+	bad := []struct {
+		extra, want string
+		exit        int
+	}{
+		{"sensors:\n  backend: direct\n  i2c_bus: \"7\"", `I2C bus "7"`, exitFail},
+		{"sensors:\n  backend: sim\nlights:\n  backend: spi\n  spi_port: /dev/spidev9.9", `SPI port "/dev/spidev9.9"`, exitFail},
+		// A folder the configuration names is checked with it.
+		{"sensors:\n  backend: sim\nlights:\n  backend: sim\ncamera:\n  source: files\n  dir: " + filepath.Join(dir, "none"), "camera.dir", exitUsage},
 	}
 	for _, tc := range bad {
 		cfg, _, _ := simConfig(t, t.TempDir(), "", tc.extra)
 		out, err := exec.Command(bin, "run", "-config", cfg).CombinedOutput()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitFail || !strings.Contains(string(out), tc.want) {
-			t.Errorf("%q: %v\n%s\nwant exit 1 naming %q", tc.extra, err, out, tc.want)
+		if !errors.As(err, &ee) || ee.ExitCode() != tc.exit || !strings.Contains(string(out), tc.want) {
+			t.Errorf("%q: %v\n%s\nwant exit %d naming %q", tc.extra, err, out, tc.exit, tc.want)
 		}
 	}
 	out, err := exec.Command(bin, "run", "-config", filepath.Join(dir, "missing.yaml")).CombinedOutput()

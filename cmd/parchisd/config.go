@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/config"
+	"github.com/parchis-table/parchis/internal/cli"
 )
 
 func runConfig(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -19,7 +17,7 @@ func runConfig(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return st
 	}
 	if *check != "" {
-		if _, err := config.LoadDaemonFile(*check); err != nil {
+		if _, err := config.LoadAndCheckDaemonFile(*check); err != nil {
 			fmt.Fprintf(stderr, "parchisd config: %v\n", err)
 			return exitUsage
 		}
@@ -30,23 +28,5 @@ func runConfig(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runHashPassword(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("hash-password", "< PASSWORD",
-		"Reads a password from standard input and prints the hash to put in a broker\nuser's password field.",
-		"  echo 'secret' | parchisd hash-password\n  pbkdf2-sha256$100000$…", stderr)
-	if st := parseFlags(fs, args); st >= 0 {
-		return st
-	}
-	line, err := bufio.NewReader(stdin).ReadString('\n')
-	line = strings.TrimRight(line, "\r\n")
-	if line == "" {
-		fmt.Fprintf(stderr, "parchisd hash-password: no password on standard input (%v)\n", err)
-		return exitUsage
-	}
-	h, err := broadcast.HashPassword(line)
-	if err != nil {
-		fmt.Fprintf(stderr, "parchisd hash-password: %v\n", err)
-		return exitFail
-	}
-	fmt.Fprintln(stdout, h)
-	return exitOK
+	return cli.HashPassword("parchisd", args, stdin, stdout, stderr, exitUsage)
 }

@@ -15,9 +15,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/config"
@@ -43,8 +45,18 @@ type daemon struct {
 	dash    *judges.Server
 	judges  broadcast.Judges
 
-	// result is the last game's result, signed, awaiting a judge.
-	result *broadcast.Result
+	// result is the last game's result, signed, awaiting a judge;
+	// resultSeq the number of its result event.
+	result    *broadcast.Result
+	resultSeq uint64
+	// feedHeld are events the feed's queue could not take (a full disk),
+	// oldest first, queued again at the next event or Retry; feedErr says
+	// why.
+	feedHeld []referee.Event
+	feedErr  error
+	// shownAlerts are the alerts last shown.
+	shownAlerts []string
+	alertsShown bool
 	// background work to wait for before the daemon exits
 	wg sync.WaitGroup
 }
@@ -62,7 +74,7 @@ func loadConfig(path string) (*config.Daemon, error) {
 	if path == "" {
 		return config.DefaultDaemon(), nil
 	}
-	return config.LoadDaemonFile(path)
+	return config.LoadAndCheckDaemonFile(path)
 }
 
 func newLogger(cfg *config.Daemon, w io.Writer) *slog.Logger {
@@ -121,6 +133,8 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 			TCPAddr: cfg.Broker.TCP, WSAddr: cfg.Broker.WebSocket,
 			TLS:   broadcast.TLSFiles{CA: cfg.Broker.CA, Cert: cfg.Broker.Cert, Key: cfg.Broker.Key},
 			Users: users, AllowAnonymous: cfg.Broker.Anonymous, Logger: log.With("part", "broker"),
+			Limits: broadcast.Limits{MaxPacket: cfg.Broker.MaxPacket, MaxClients: cfg.Broker.MaxClients,
+				MaxClientsPerAddr: cfg.Broker.MaxClientsPerAddr, MaxInflight: cfg.Broker.MaxInflight, MaxQueued: cfg.Broker.MaxQueued},
 		})
 		if err != nil {
 			return nil, err
@@ -206,7 +220,15 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	if err != nil {
 		return nil, err
 	}
+	if d.pub != nil && d.pub.LastSeq() > d.table.Referee().Seq() {
+		// The feed had events the journal no longer has (it was damaged):
+		// numbers go on after them, never giving one twice.
+		if err := d.table.NumberFrom(d.pub.LastSeq()); err != nil {
+			return nil, err
+		}
+	}
 	d.resendReplayed()
+	d.showAlerts()
 	// A game that ended before a restart still awaits its judge.
 	if end, ok, err := d.table.Finished(); err != nil {
 		log.Error("the last game's result cannot be read back", "err", err)
@@ -241,28 +263,119 @@ func brokerUsers(cfg *config.Daemon) []broadcast.User {
 	return users
 }
 
-// showLights is the sink that drives the board's lights.
+// showLights is the sink that drives the board's lights. While the game
+// needs a judge's check, the tray blinks white.
 func (d *daemon) showLights(u *table.Update) error {
 	if d.lights == nil {
 		return nil
 	}
+	if len(d.alerts()) > 0 {
+		f := *u.Lights
+		for i := range f.Tray {
+			f.Tray[i] = board.Light{Colour: colourCheck, Pattern: board.Blink}
+		}
+		return d.lights.Show(&f)
+	}
 	return d.lights.Show(u.Lights)
 }
 
+// colourCheck is the tray's blinking while a judge must check the game.
+var colourCheck = board.RGB{R: 255, G: 255, B: 255}
+
+// alerts are what needs a judge's or an operator's attention now.
+func (d *daemon) alerts() []string {
+	var a []string
+	if d.table != nil && d.table.Check() != "" {
+		a = append(a, d.table.Check())
+	}
+	if d.table != nil {
+		if n, err := d.table.Degraded(); err != nil {
+			a = append(a, fmt.Sprintf("the journal cannot be written (%v): the game goes on in memory, %d inputs held", err, n))
+		}
+	}
+	if d.feedErr != nil {
+		a = append(a, fmt.Sprintf("the feed's queue cannot be written (%v): %d events held", d.feedErr, len(d.feedHeld)))
+	}
+	return a
+}
+
+// showAlerts puts the alerts on the status topic and the lights, when
+// they changed.
+func (d *daemon) showAlerts() {
+	a := d.alerts()
+	if d.alertsShown && slices.Equal(a, d.shownAlerts) {
+		return
+	}
+	d.shownAlerts, d.alertsShown = a, true
+	if d.pub != nil {
+		d.pub.SetAlerts(a)
+	}
+	if d.lights != nil && d.table != nil {
+		d.showLights(&table.Update{Lights: d.table.Referee().Lights()})
+	}
+	d.metrics.setAlerts(len(a))
+}
+
 // feed is the sink that publishes every event and the state.
+//
+// A game's end makes the last result an older one: it leaves the feed at
+// once, even before the new one is saved (a full disk may delay that).
+// Events of inputs not yet journaled (Held) wait for their inputs to be
+// (Flushed); events the queue cannot take wait in memory, in order.
 func (d *daemon) feed(u *table.Update) error {
 	if d.pub == nil || u.Replayed {
 		return nil
 	}
 	for _, e := range u.Events {
-		if err := d.pub.Event(e); err != nil {
-			return err
+		if e.Type == referee.EventResult && d.result != nil && e.Seq > d.resultSeq {
+			d.result = nil
+			d.pub.ClearResult()
 		}
 	}
-	if len(u.Events) > 0 {
-		d.publishState(u.Input.At)
+	if u.Held {
+		return nil
+	}
+	d.feedHeld = append(d.feedHeld, u.Events...)
+	// Events the queue cannot take wait in memory (logged once, shown
+	// in the alerts): not a failure of this update.
+	if d.flushFeed() == nil && len(u.Events) > 0 {
+		at := u.Input.At
+		if u.Flushed {
+			at = time.Now()
+		}
+		d.publishState(at)
 	}
 	return nil
+}
+
+// flushFeed queues the events held for the feed, in order.
+func (d *daemon) flushFeed() error {
+	for len(d.feedHeld) > 0 {
+		if err := d.pub.Event(d.feedHeld[0]); err != nil {
+			if d.feedErr == nil {
+				d.log.Error("the feed's queue cannot be written: events wait in memory", "err", err)
+			}
+			d.feedErr = err
+			return err
+		}
+		d.feedHeld = d.feedHeld[1:]
+	}
+	if d.feedErr != nil {
+		d.log.Info("the feed's queue written again")
+		d.feedErr = nil
+		d.publishState(time.Now())
+	}
+	return nil
+}
+
+// retry tries again what a full disk held back: the journal's inputs and
+// the feed's events. The daemon's loops call it every second.
+func (d *daemon) retry() {
+	d.table.Retry()
+	if d.pub != nil && len(d.feedHeld) > 0 {
+		d.flushFeed()
+	}
+	d.showAlerts()
 }
 
 // resendReplayed queues the events the journal's replay rebuilt that the
@@ -304,7 +417,7 @@ func (d *daemon) gameEnd(g table.GameEnd) {
 		res.Result = w.String()
 	}
 	res.Sign(d.key)
-	d.result = res
+	d.result, d.resultSeq = res, g.Seq
 	d.log.Info("game over", "result", res.Result, "record_sha256", res.RecordSHA256, "saved", g.File)
 	if d.pub != nil {
 		if err := d.pub.Result(*res); err != nil {
@@ -367,6 +480,14 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 		log.Warn("command failed", "err", err)
 	} else {
 		log.Info("command done", "seq", seq)
+		if (c.Type == broadcast.CmdNewGame || c.Type == broadcast.CmdCorrect) && d.table.Check() != "" {
+			// A judge has set the game right: the check is done.
+			if err := d.table.ClearCheck(); err != nil {
+				log.Error("clearing the judge's check", "err", err)
+			}
+			log.Info("judge's check done", "judge", c.Judge)
+			d.showAlerts()
+		}
 	}
 	if err := req.Answer(seq, err); err != nil {
 		log.Warn("reply not sent", "err", err)

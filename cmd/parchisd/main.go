@@ -7,10 +7,13 @@
 // Usage:
 //
 //	parchisd sim [-config FILE]     the simulated table, broker and dashboard
+//	parchisd sim -tour              one short game that shows every fault, explained
 //	parchisd run -config FILE       the real table
 //	parchisd script [-journal DIR] FILE | -
 //	parchisd check [-sim]           find the hardware and light every LED
 //	parchisd calibrate [-config FILE | -empty IMAGE -die IMAGE] [-o FILE]
+//	parchisd journal check DIR      check the journals and their hash chains
+//	parchisd journal salvage DIR    repair a damaged journal, keeping the original
 //	parchisd config                 print the default configuration
 //	parchisd hash-password          hash a broker user's password
 //
@@ -34,11 +37,12 @@ const (
 
 func commands() []cli.Command {
 	return []cli.Command{
-		{Name: "sim", Summary: "run the simulated table with the broker and the dashboard", Run: runSim},
+		{Name: "sim", Summary: "run the simulated table with the broker and the dashboard (-tour: a guided game)", Run: runSim},
 		{Name: "run", Summary: "run the real table from a configuration file", Run: runRun},
 		{Name: "script", Summary: "feed a table script to the referee and print its events", Run: runScript},
 		{Name: "check", Summary: "find the sensors, light every LED, list occupied sites", Run: runCheck},
 		{Name: "calibrate", Summary: "find the dice tray and the die's size for the camera", Run: runCalibrate},
+		{Name: "journal", Summary: "check the journals, or salvage a damaged one (check DIR | salvage DIR)", Run: runJournal},
 		{Name: "config", Summary: "print the default configuration, every setting explained", Run: runConfig},
 		{Name: "hash-password", Summary: "hash a password for a broker user (reads it from stdin)", Run: runHashPassword},
 	}

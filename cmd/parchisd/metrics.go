@@ -20,6 +20,15 @@ type metrics struct {
 	events  map[string]uint64 // by type, and infractions by rule
 	seq     uint64
 	games   uint64
+	alerts  int
+}
+
+// setAlerts sets how many things need a judge's or an operator's
+// attention.
+func (m *metrics) setAlerts(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.alerts = n
 }
 
 func newMetrics() *metrics {
@@ -33,6 +42,9 @@ var inputNames = map[referee.InputKind]string{
 
 // Update is the sink that counts.
 func (m *metrics) Update(u *table.Update) error {
+	if u.Flushed || u.Input.Kind == 0 {
+		return nil // counted when held; or no input (the state redone)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.inputs[inputNames[u.Input.Kind]]++
@@ -56,6 +68,7 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 	fmt.Fprintf(w, "# HELP parchisd_uptime_seconds Seconds since the daemon started.\n# TYPE parchisd_uptime_seconds gauge\nparchisd_uptime_seconds %.0f\n", time.Since(m.started).Seconds())
 	fmt.Fprintf(w, "# HELP parchisd_event_seq Number of the last event.\n# TYPE parchisd_event_seq gauge\nparchisd_event_seq %d\n", m.seq)
+	fmt.Fprintf(w, "# HELP parchisd_alerts Things that need a judge's or an operator's attention (the status topic's alerts).\n# TYPE parchisd_alerts gauge\nparchisd_alerts %d\n", m.alerts)
 	fmt.Fprintf(w, "# HELP parchisd_games_total Games finished.\n# TYPE parchisd_games_total counter\nparchisd_games_total %d\n", m.games)
 	fmt.Fprintf(w, "# HELP parchisd_inputs_total Inputs handed to the referee, by kind.\n# TYPE parchisd_inputs_total counter\n")
 	for _, k := range sortedKeys(m.inputs) {

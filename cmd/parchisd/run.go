@@ -43,7 +43,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "parchisd run: want -config FILE and no arguments")
 		return exitUsage
 	}
-	cfg, err := config.LoadDaemonFile(*cfgPath)
+	cfg, err := config.LoadAndCheckDaemonFile(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "parchisd run: %v\n", err)
 		return exitUsage
@@ -128,6 +128,9 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 	watchdog := watchdogTicker()
 	grace := newGraceTimer()
 	defer grace.stop()
+	// What a full disk held back is tried again every second.
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
 	for {
 		grace.arm(d.table)
 		select {
@@ -140,6 +143,8 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			if _, err := d.input(referee.Input{At: at, Kind: referee.InputTimer}); err != nil {
 				return err
 			}
+		case <-retry.C:
+			d.retry()
 		case c := <-sensors.Changes():
 			if c.Err != nil {
 				log.Error("sensors cannot be read", "err", c.Err)

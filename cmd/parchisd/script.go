@@ -66,7 +66,9 @@ func runScript(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		skip, _ = strconv.Atoi(n)
 	}
 	// The whole script is read first: a lift without a colour looks at
-	// what the script places next.
+	// what the script places next. Times never go backwards, the lines
+	// resumed after included, and a line too long is refused with its
+	// number (tablescript.ReadAll).
 	sc, err := tablescript.ReadAll(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "parchisd script: %v\n", err)

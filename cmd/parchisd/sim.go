@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
+	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/simtable"
 	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/termboard"
 )
 
 func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -25,11 +28,14 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"  parchisd sim\n  parchisd sim -games 1 -speed 50 -render=false -dir /tmp/sim", stderr)
 	cfgPath := fs.String("config", "", "configuration `FILE` (default: the built-in defaults)")
 	dir := fs.String("dir", "", "keep the journal and games in `DIR` (overrides the config)")
-	games := fs.Int("games", -1, "stop after this many games (default: the config's sim.games; 0 for ever)")
+	var games optionalInt
+	fs.Var(&games, "games", "stop after `N` games (default: the config's sim.games; 0 for ever)")
 	pace := fs.Duration("pace", 0, "time between two actions of the players (default: the config's sim.pace)")
 	seed := fs.Uint64("seed", 0, "seed of the simulated players (default: the config's sim.seed)")
 	render := fs.Bool("render", true, "draw the board and its lights in the terminal (when the config allows)")
 	speed := fs.Float64("speed", 1, "run the simulated time this many times faster than real time")
+	tour := fs.Bool("tour", false, "play one short scripted game that stages every infraction, explained, in DIR/tour")
+	lang := fs.String("lang", string(langFromEnv()), "language of the words under the board, es or en (from LANG when not given)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -45,8 +51,12 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *dir != "" {
 		cfg.Dir = *dir
 	}
-	if *games >= 0 {
-		cfg.Sim.Games = *games
+	if games.set {
+		if games.n < 0 {
+			fmt.Fprintf(stderr, "parchisd sim: -games %d: want 0 (for ever) or more\n", games.n)
+			return exitUsage
+		}
+		cfg.Sim.Games = games.n
 	}
 	if *pace > 0 {
 		cfg.Sim.Pace = config.Duration(*pace)
@@ -55,48 +65,113 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.Sim.Seed = *seed
 	}
 	cfg.Sim.Render = cfg.Sim.Render && *render
+	words, err := termboard.ParseLang(*lang)
+	if err != nil {
+		fmt.Fprintf(stderr, "parchisd sim: -lang: %v\n", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *speed <= 0 || *speed > 1000 {
 		fmt.Fprintf(stderr, "parchisd sim: -speed %v: want more than 0 and at most 1000\n", *speed)
 		return exitUsage
 	}
-	if err := simulate(ctx, cfg, *speed, stdout, stderr); err != nil {
+	if err := simulate(ctx, cfg, simOpts{speed: *speed, lang: words, tour: *tour}, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "parchisd sim: %v\n", err)
 		return exitFail
 	}
 	return exitOK
 }
 
+// optionalInt is an int flag that knows whether it was given. Its help
+// says its default in words alone: the flag package shows no default for
+// a value whose String is that of the zero value ("").
+type optionalInt struct {
+	n   int
+	set bool
+}
+
+func (o *optionalInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	o.n, o.set = n, true
+	return nil
+}
+
+// simOpts are the simulation's settings that are not the daemon's.
+type simOpts struct {
+	// speed runs the simulated time this many times faster.
+	speed float64
+	// lang is the language of the words under the board.
+	lang termboard.Lang
+	// tour plays the tour instead of simulated players.
+	tour bool
+}
+
 // simulate runs the simulated table until ctx ends or the configured
-// number of games is played.
-func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, stderr io.Writer) error {
+// number of games is played; or the tour, until ctx ends.
+func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	logw := stderr
+	speed := so.speed
+	if so.tour {
+		// Every tour starts afresh, apart from the simulated games.
+		cfg.Dir = filepath.Join(cfg.Dir, "tour")
+		if err := os.RemoveAll(cfg.Dir); err != nil {
+			return fmt.Errorf("tour: %w", err)
+		}
+	}
+	logw, logFile := stderr, ""
 	if cfg.Sim.Render {
 		// The terminal shows the board; the log goes to a file.
 		if err := os.MkdirAll(cfg.Dir, 0o750); err != nil {
-			return err
+			return fmt.Errorf("data folder: %w", err)
 		}
-		f, err := os.OpenFile(cfg.Dir+"/parchisd.log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
+		logFile = logPath(cfg)
+		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o640)
 		if err != nil {
-			return err
+			return fmt.Errorf("log: %w", err)
 		}
 		defer f.Close()
 		logw = f
 	}
+	if err := writeBanner(stdout, cfg, logFile, so.lang, so.tour); err != nil {
+		return err
+	}
 	log := newLogger(cfg, logw)
 	lights := sim.NewLights()
 	var drv *simtable.Driver
-	screen := &screen{w: stdout}
+	scr := newScreen(stdout, so.lang, headerLines(cfg, logFile, so.lang, so.tour))
+	// Without the drawing, the tour's words are lines of text.
+	scr.board = scr.board && cfg.Sim.Render
 	var sinks []table.Sink
 	if cfg.Sim.Render {
+		var pieces board.Snapshot
 		sinks = append(sinks, table.SinkFunc(func(u *table.Update) error {
-			if drv == nil {
+			switch {
+			case drv != nil:
+				pieces = drv.Board.Pieces()
+			case !so.tour:
 				return nil
+			case u.Input.Kind == referee.InputBoard:
+				// The tour's pieces are where its script puts them.
+				pieces = u.Input.Board
 			}
-			return screen.draw(drv, u)
+			events := u.Events
+			if u.Flushed {
+				// Shown when they happened; now only on disk too.
+				events = nil
+			}
+			return scr.draw(&pieces, u.Lights, u.Position.String(), events)
 		}))
 	}
 	d, err := start(ctx, cfg, log, board.Caps{Counts: true, Colours: true}, lights, sinks...)
@@ -105,6 +180,11 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 	}
 	defer d.wait()
 	defer cancel()
+	if so.tour {
+		log.Info("simulated table ready", "tour", true, "event", cfg.Event, "table", cfg.Table)
+		t := &tourer{d: d, scr: scr, lang: so.lang, speed: speed, pause: time.Duration(float64(tourPause) / speed), ending: tourEnding(cfg, so.lang)}
+		return t.play(ctx)
+	}
 	opts := simtable.DefaultOpts
 	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), time.Now()
 	drv = simtable.NewDriver(d.table, opts)
@@ -127,6 +207,9 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 	tick := time.NewTicker(time.Duration(float64(opts.Frame) / speed))
 	defer tick.Stop()
 	watchdog := watchdogTicker()
+	// What a full disk held back is tried again every second.
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
 	var over time.Time
 	for {
 		select {
@@ -135,6 +218,8 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 			return nil
 		case <-watchdog:
 			sdNotify("WATCHDOG=1")
+		case <-retry.C:
+			d.retry()
 		case req := <-d.commands():
 			d.command(req, drv.At())
 		case <-tick.C:
@@ -160,43 +245,4 @@ func simulate(ctx context.Context, cfg *config.Daemon, speed float64, stdout, st
 			}
 		}
 	}
-}
-
-// screen draws the simulated board and its lights in the terminal, at
-// most a few times a second.
-type screen struct {
-	w      io.Writer
-	last   time.Time
-	recent []string
-}
-
-func (s *screen) draw(drv *simtable.Driver, u *table.Update) error {
-	for _, e := range u.Events {
-		line := fmt.Sprintf("%5d %-10s %s %s%s%s %s", e.Seq, e.Type, e.Colour, e.Throw, e.Move, rulePart(e), e.Detail)
-		s.recent = append(s.recent, strings.TrimSpace(line))
-	}
-	if n := len(s.recent); n > 8 {
-		s.recent = s.recent[n-8:]
-	}
-	if time.Since(s.last) < 150*time.Millisecond && len(u.Events) == 0 {
-		return nil
-	}
-	s.last = time.Now()
-	snap := drv.Board.Pieces()
-	var b strings.Builder
-	b.WriteString("\x1b[H\x1b[2J")
-	sim.Render(&b, &snap, u.Lights, sim.RenderOpts{Colour: true})
-	fmt.Fprintf(&b, "\nposition: %s\n\n", u.Position.String())
-	for _, l := range s.recent {
-		b.WriteString(l + "\n")
-	}
-	_, err := io.WriteString(s.w, b.String())
-	return err
-}
-
-func rulePart(e referee.Event) string {
-	if e.Rule == "" {
-		return ""
-	}
-	return " [" + e.Rule + "]"
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/hw/tiles"
+	"github.com/parchis-table/parchis/internal/cli"
 	"github.com/parchis-table/parchis/tablescript"
 )
 
@@ -68,9 +69,12 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s [-sim] [-layout FILE] [-i2c BUS | -serial TTY [-baud N]] [-spi PORT] [-step D]\n\n%s\n\nflags:\n", prog, checkAbout)
+		// To the flag set's output at the time: cli.Parse points it at
+		// standard output for a help asked for.
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s [-sim] [-layout FILE] [-i2c BUS | -serial TTY [-baud N]] [-spi PORT] [-step D]\n\n%s\n\nflags:\n", prog, checkAbout)
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nexample:\n%s\n", strings.ReplaceAll(checkExample, "parchis check", prog))
+		fmt.Fprintf(w, "\nexample:\n%s\n", strings.ReplaceAll(checkExample, "parchis check", prog))
 	}
 	simulate := fs.Bool("sim", false, "check the simulated table instead of the hardware")
 	layoutFile := fs.String("layout", "", "board layout file (default: the standard layout)")
@@ -82,11 +86,8 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	step := fs.Duration("step", 150*time.Millisecond, "how long each LED stays lit")
 	pieces := fs.String("pieces", "", "with -sim: pieces on the board, SITE:COLOURS,… (e.g. 5:Y,12:YB)")
 	missing := fs.String("missing", "", "with -sim: expander addresses that do not answer, comma-separated (e.g. 0x25)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+	if st := cli.Parse(fs, args, ExitUsage); st >= 0 {
+		return st
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prog, fs.Arg(0))

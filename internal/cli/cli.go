@@ -3,11 +3,15 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/parchis-table/parchis/internal/password"
 )
 
 // Command is one subcommand.
@@ -28,18 +32,20 @@ type Program struct {
 }
 
 // Run dispatches args to the subcommand they name, printing the usage for
-// none, help, or an unknown one.
+// none, help, or an unknown one. Asked for, the usage is the output (on
+// stdout, exit 0); for bad usage it goes with the error on stderr.
 func (p *Program) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || IsHelp(args[0]) || args[0] == "help" {
+	if len(args) == 0 {
 		p.usage(stderr)
-		if len(args) == 0 {
-			return p.ExitUsage
-		}
+		return p.ExitUsage
+	}
+	if IsHelp(args[0]) || args[0] == "help" {
+		p.usage(stdout)
 		return 0
 	}
 	for _, c := range p.Commands {
 		if c.Name == args[0] {
-			return c.Run(args[1:], stdin, stdout, stderr)
+			return c.Run(args[1:], stdin, stdout, &Output{Stderr: stderr, Stdout: stdout})
 		}
 	}
 	fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
@@ -61,6 +67,33 @@ func (p *Program) usage(w io.Writer) {
 	}
 }
 
+// Output is the standard error a Program hands its subcommands: it writes
+// to Stderr, and knows Stdout, where a help asked for goes (so that
+// "cmd sub --help | less" shows it), while errors stay on Stderr.
+type Output struct {
+	Stderr, Stdout io.Writer
+}
+
+// Write writes p to Stderr.
+func (o *Output) Write(p []byte) (int, error) { return o.Stderr.Write(p) }
+
+// HelpWriter returns where help asked for goes, given a command's standard
+// error: standard output when stderr is an Output, else stderr itself.
+func HelpWriter(stderr io.Writer) io.Writer {
+	if o, ok := stderr.(*Output); ok {
+		return o.Stdout
+	}
+	return stderr
+}
+
+// Help prints the usage of fs where help asked for goes.
+func Help(fs *flag.FlagSet) {
+	out := fs.Output()
+	fs.SetOutput(HelpWriter(out))
+	fs.Usage()
+	fs.SetOutput(out)
+}
+
 // IsHelp reports whether arg asks for help.
 func IsHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
@@ -70,27 +103,73 @@ func NewFlags(prog, name, synopsis, about, example string, stderr io.Writer) *fl
 	fs := flag.NewFlagSet(prog+" "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s %s %s\n\n%s\n", prog, name, synopsis, about)
+		// Written where the flag set's output is at the time: Parse and
+		// Help point it at standard output for a help asked for.
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: %s %s %s\n\n%s\n", prog, name, synopsis, about)
 		var b strings.Builder
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
-		fs.SetOutput(stderr)
+		fs.SetOutput(w)
 		if b.Len() > 0 {
-			fmt.Fprintf(stderr, "\nflags:\n%s", b.String())
+			fmt.Fprintf(w, "\nflags:\n%s", b.String())
 		}
-		fmt.Fprintf(stderr, "\nexample:\n%s\n", example)
+		fmt.Fprintf(w, "\nexample:\n%s\n", example)
 	}
 	return fs
 }
 
 // Parse parses args and returns the exit status to use when parsing ended
-// the command — 0 for help, usage for bad flags — or -1 to go on.
+// the command — 0 for help, usage for bad flags — or -1 to go on. Help
+// asked for is printed where HelpWriter says; a bad flag's error and the
+// usage go to the flag set's output (standard error).
 func Parse(fs *flag.FlagSet, args []string, usage int) int {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
+	// The flag package shows the usage itself, before Parse can tell a
+	// help asked for from a mistake: hold it until then.
+	show := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = show
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		Help(fs)
+		return 0
+	case err != nil:
+		fs.Usage()
 		return usage
 	}
 	return -1
+}
+
+// HashPassword is the hash-password command, one for every program that
+// has it (parchisd, parchis-judges): it reads a password from stdin and
+// prints its hash (internal/password), which both the broker's users and
+// the judges' file take.
+func HashPassword(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, usage int) int {
+	fs := NewFlags(prog, "hash-password", "< PASSWORD",
+		"Reads a password from standard input and prints its hash: for a broker\nuser's password in parchisd.yaml, or a judge's line in the judges' file.\nparchisd hash-password and parchis-judges hash-password are the same command.",
+		"  echo 'secret' | "+prog+" hash-password\n  pbkdf2-sha256$"+strconv.Itoa(password.Iterations)+"$…", stderr)
+	if st := Parse(fs, args, usage); st >= 0 {
+		return st
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s hash-password: unexpected argument %q: give the password on standard input\n", prog, fs.Arg(0))
+		return usage
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = errors.New("empty")
+		}
+		fmt.Fprintf(stderr, "%s hash-password: no password on standard input (%v)\n", prog, err)
+		return usage
+	}
+	h, err := password.Hash(line)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s hash-password: %v\n", prog, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, h)
+	return 0
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/parchis-table/parchis/internal/password"
+)
+
+// The demo judge (juez / juez) is refused on any address beyond this
+// machine: anyone on the network could certify.
+func TestRun_DemoJudgeOnlyOnLoopback(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", "[::]:0", ":0", "192.168.1.10:0"} {
+		var out, errb bytes.Buffer
+		st := run([]string{"-addr", addr, "-broker", "tcp://127.0.0.1:1"}, nil, &out, &errb)
+		if st != 2 || !strings.Contains(errb.String(), "demo judge") {
+			t.Errorf("-addr %s: exit %d, %q; want 2 and the demo judge refused", addr, st, errb.String())
+		}
+	}
+}
+
+func TestHashPassword_OneForBrokerAndJudges(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if st := run([]string{"hash-password"}, strings.NewReader("juez\n"), &stdout, &stderr); st != 0 {
+		t.Fatalf("exit %d: %s", st, stderr.String())
+	}
+	h := strings.TrimSpace(stdout.String())
+	if !password.Check(h, "juez") || password.Check(h, "juez\n") {
+		t.Errorf("hash %q does not check the password", h)
+	}
+	if iter, _, _, err := password.Parse(h); err != nil || iter != password.Iterations {
+		t.Errorf("hash %q: %d iterations (%v), want the shared %d", h, iter, err, password.Iterations)
+	}
+}
+
+func TestHelp_OnStdout(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--help"}, "parchis-judges hash-password < PASSWORD   (the same as parchisd hash-password)"},
+		{[]string{"-h"}, "-judges"},
+		{[]string{"hash-password", "--help"}, "parchisd hash-password and parchis-judges hash-password are the same command"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if st := run(tc.args, strings.NewReader(""), &stdout, &stderr); st != 0 || !strings.Contains(stdout.String(), tc.want) || stderr.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0 and %q on stdout alone", tc.args, st, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}
+
+func TestBadUsage_OnStderr(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"-no-such-flag"}, "", "flag provided but not defined"},
+		{[]string{"stray"}, "", `unexpected argument "stray"`},
+		{[]string{"hash-password"}, "", "no password on standard input"},
+		{[]string{"hash-password", "secret"}, "", "give the password on standard input"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if st := run(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr); st != 2 || stdout.Len() != 0 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q on stderr alone", tc.args, st, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}

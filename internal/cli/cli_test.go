@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+func testProgram() *Program {
+	return &Program{Name: "prog", Status: "0 ok", ExitUsage: 2, Commands: []Command{{
+		Name: "sub", Summary: "does a thing",
+		Run: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			fs := NewFlags("prog", "sub", "[-n N]", "Does a thing.", "  prog sub -n 2", stderr)
+			n := fs.Int("n", 1, "how many")
+			if st := Parse(fs, args, 2); st >= 0 {
+				return st
+			}
+			io.WriteString(stdout, strings.Repeat("x", *n))
+			return 0
+		},
+	}}}
+}
+
+// TestProgram_HelpOnStdout_MistakesOnStderr: help asked for is the
+// output; a mistake's usage goes with the error to stderr.
+func TestProgram_HelpOnStdout_MistakesOnStderr(t *testing.T) {
+	for _, tc := range []struct {
+		args           []string
+		status         int
+		stdout, stderr string // contained; "" for empty
+	}{
+		{[]string{"--help"}, 0, "usage: prog COMMAND", ""},
+		{[]string{"help"}, 0, "sub  does a thing", ""},
+		{nil, 2, "", "usage: prog COMMAND"},
+		{[]string{"nope"}, 2, "", `unknown command "nope"`},
+		{[]string{"sub", "--help"}, 0, "usage: prog sub [-n N]\n\nDoes a thing.\n\nflags:\n  -n int\n    \thow many (default 1)\n\nexample:\n  prog sub -n 2\n", ""},
+		{[]string{"sub", "-h"}, 0, "example:", ""},
+		{[]string{"sub", "-x"}, 2, "", "flag provided but not defined: -x\nusage: prog sub [-n N]"},
+		{[]string{"sub", "-n", "3"}, 0, "xxx", ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		st := testProgram().Run(tc.args, strings.NewReader(""), &stdout, &stderr)
+		if st != tc.status {
+			t.Errorf("%v: exit %d, want %d", tc.args, st, tc.status)
+		}
+		for _, c := range []struct{ name, got, want string }{{"stdout", stdout.String(), tc.stdout}, {"stderr", stderr.String(), tc.stderr}} {
+			if (c.want == "") != (c.got == "") || !strings.Contains(c.got, c.want) {
+				t.Errorf("%v: %s %q, want %q (empty if nothing)", tc.args, c.name, c.got, c.want)
+			}
+		}
+	}
+}
+
+// A subcommand run on its own (not through a Program) has no stdout to
+// send help to: help goes to the stderr it was given.
+func TestHelpWriter_PlainStderr(t *testing.T) {
+	var out, errb bytes.Buffer
+	if HelpWriter(&errb) != &errb || HelpWriter(&Output{Stderr: &errb, Stdout: &out}) != &out {
+		t.Error("HelpWriter picks the wrong writer")
+	}
+}
