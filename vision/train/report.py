@@ -91,6 +91,12 @@ def main():
                 L.append(f"| {s} | {v.get('face_epochs', 20)} | {v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
                          f"{100 * v['crops_40px']['wrong']:.2f}% | {pct(v['crops']['read'])} | "
                          f"{100 * v['crops']['wrong']:.2f}% |")
+    L.append("\n## Reproducing\n")
+    L.append("`python3 vision/train/train.py` renders the synthetic frames, cuts every source, trains both networks "
+             "and writes the model, with fixed seeds, in about 22 minutes on 2 cores. The validation split hashes "
+             "each frame's path as train.py builds it from the checkout's folder, so a checkout elsewhere draws "
+             "another 15%: the figures agree, the bytes of the model do not. Hashing paths relative to "
+             "`../shared/data/dice` is the next change to make, with the next model.")
     with open(os.path.join(HERE, "REPORT.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     print("\n".join(L))
