@@ -113,6 +113,8 @@ type Table struct {
 	held       []heldInput
 	degraded   error
 	pendingEnd *endedGame
+	// lastAt is the time of the last input replayed or handled.
+	lastAt time.Time
 }
 
 // CheckName is the file in Opts.Dir that says why a judge must check the
@@ -307,6 +309,7 @@ func (t *Table) replayRecord(p []byte) error {
 		if !ok {
 			continue
 		}
+		t.lastAt = laterOf(t.lastAt, in.At)
 		events := t.run.Referee.Handle(in)
 		t.replay = append(t.replay, events...)
 		u := t.update(in, events)
@@ -400,6 +403,7 @@ func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
 			written = true
 		}
 	}
+	t.lastAt = laterOf(t.lastAt, in.At)
 	events := t.run.Referee.Handle(in)
 	durable := written
 	if written && t.journal != nil && mustSync(in, events) {
@@ -435,6 +439,21 @@ func (t *Table) Handle(in referee.Input, note string) ([]referee.Event, error) {
 		}
 	}
 	return events, nil
+}
+
+// LastInput returns the time of the latest input the table has had,
+// replayed from the journal or handled since (zero when none). A clock
+// that feeds the table after a restart, such as a simulation's, must go on
+// from it: an input timed before it would find the referee waiting for
+// times it has already seen (a grace that ends in its future).
+func (t *Table) LastInput() time.Time { return t.lastAt }
+
+// laterOf returns the later of two times.
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // Deadline returns when the referee wants an InputTimer if no other input

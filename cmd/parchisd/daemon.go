@@ -201,10 +201,11 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		}
 		d.pub = pub
 		d.wg.Add(1)
+		// The queue is closed in wait, after the table: an input handled
+		// as the daemon stops still has its events queued.
 		go func() {
 			defer d.wg.Done()
 			pub.Run(ctx)
-			pub.Close()
 		}()
 	}
 	if cfg.Metrics != "" {
@@ -594,9 +595,19 @@ func (d *daemon) commands() <-chan broadcast.Request {
 
 // wait waits for the background work to stop after ctx has ended, and
 // closes the table.
+//
+// The feed's queue is closed last: the loops may still hand the table an
+// input after ctx has ended (a tick ready at the same time), and closing
+// the table journals what it held; their events must reach the queue, or
+// they would be lost to the feed once the journal is rotated.
 func (d *daemon) wait() {
 	d.wg.Wait()
 	if err := d.table.Close(); err != nil {
 		d.log.Error("closing the journal", "err", err)
+	}
+	if d.pub != nil {
+		if err := d.pub.Close(); err != nil {
+			d.log.Error("closing the feed's queue", "err", err)
+		}
 	}
 }

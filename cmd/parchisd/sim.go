@@ -186,7 +186,7 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 		return t.play(ctx)
 	}
 	opts := simtable.DefaultOpts
-	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), time.Now()
+	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), simEpoch(d.table, time.Now())
 	drv = simtable.NewDriver(d.table, opts)
 	var names [engine.NumColours]string
 	copy(names[:], cfg.Sim.Players)
@@ -245,4 +245,19 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 			}
 		}
 	}
+}
+
+// simEpoch is when the simulation's clock starts: now, or the time of the
+// journal's last input when that is later. The simulated clock runs faster
+// than real time, so a journal written by an earlier run holds times
+// ahead of the wall clock; starting again from now would give the referee
+// inputs timed before those it has seen, and a grace it began in the last
+// run would end only once the clock has caught up, the game stuck until
+// then (a board left wrong never flagged, its player waiting for the
+// lights).
+func simEpoch(t *table.Table, now time.Time) time.Time {
+	if last := t.LastInput(); last.After(now) {
+		return last
+	}
+	return now
 }
