@@ -1,29 +1,17 @@
 package vision
 
 import (
-	"encoding/csv"
+	"github.com/parchis-table/parchis/vision/internal/dicedata"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
 
-// dataDir is the shared folder of labelled photos, beside the repository.
-var dataDir = filepath.Join("..", "..", "shared", "data", "dice")
-
-func needData(t testing.TB, source string) string {
-	t.Helper()
-	dir := filepath.Join(dataDir, source)
-	if _, err := os.Stat(filepath.Join(dir, "labels.csv")); err != nil {
-		t.Skipf("labelled photos not found at %s (shared/data/dice beside the repository): %v", dir, err)
-	}
-	return dir
-}
+func needData(t testing.TB, source string) string { return dicedata.Dir(t, source) }
 
 func loadLabels(t testing.TB, dir string) []Label {
 	t.Helper()
@@ -40,56 +28,19 @@ func loadLabels(t testing.TB, dir string) []Label {
 }
 
 // boxSizes returns, per file (frame or crop), the smallest short side of
-// the annotated dice in it.
+// the annotated dice in it (see BoxSizes).
 func boxSizes(t testing.TB, dir string) map[string]float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
+	m, err := BoxSizes(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	out := map[string]float64{}
-	for _, r := range rows[1:] {
-		x0, _ := strconv.ParseFloat(r[col["xmin"]], 64)
-		y0, _ := strconv.ParseFloat(r[col["ymin"]], 64)
-		x1, _ := strconv.ParseFloat(r[col["xmax"]], 64)
-		y1, _ := strconv.ParseFloat(r[col["ymax"]], 64)
-		s := min(x1-x0, y1-y0)
-		for _, k := range []string{r[col["frame"]], r[col["crop"]]} {
-			if k == "" {
-				continue
-			}
-			if v, ok := out[k]; !ok || s < v {
-				out[k] = s
-			}
-		}
-	}
-	return out
+	return m
 }
 
 func decodeFile(t testing.TB, path string) *image.Gray { return Gray(decodeImage(t, path)) }
 
-func decodeImage(t testing.TB, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
-}
+func decodeImage(t testing.TB, path string) image.Image { return dicedata.Decode(t, path) }
 
 // evalLabels reads every label kept by keep and tallies the answers.
 func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label) bool) *Tally {
@@ -150,7 +101,7 @@ func TestAccuracy_Tomitomi3_ReadsTopDownDice(t *testing.T) {
 	checkValues(t, "tomitomi3_gray128", tl, 0.99)
 }
 
-func isCrop(l Label) bool { return strings.HasPrefix(l.File, "crops/") }
+func isCrop(l Label) bool { return IsCrop(l.File) }
 
 func TestAccuracy_Matteop65_Crops(t *testing.T) {
 	testCrops(t, "matteop65_wood")

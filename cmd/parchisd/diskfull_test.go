@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -66,18 +64,7 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 	dir := filepath.Join(disk, "table")
 	addr := freeAddr(t)
 	metricsAddr := freeAddr(t)
-	hash, _ := broadcast.HashPassword("table secret")
-	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", AllowAnonymous: true,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Users:  []broadcast.User{{Name: "table", Password: hash, Role: broadcast.RoleTable, Event: "club", Table: "t1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := b.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	startTableBroker(t, addr)
 	rec := &feedRecorder{events: map[uint64][]byte{}, results: make(chan uint64, 16), starts: make(chan uint64, 1)}
 	var mu sync.Mutex
 	var alerts [][]string

@@ -109,21 +109,7 @@ func TestRestart_KilledAnywhere_FeedEqualsJournal(t *testing.T) {
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	addr := freeAddr(t)
-	hash, err := broadcast.HashPassword("table secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", AllowAnonymous: true,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Users:  []broadcast.User{{Name: "table", Password: hash, Role: broadcast.RoleTable, Event: "club", Table: "t1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := b.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	startTableBroker(t, addr)
 	rec := &feedRecorder{events: map[uint64][]byte{}, results: make(chan uint64, 1), starts: make(chan uint64, 1)}
 	sub := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("recorder").SetCleanSession(false))
 	if tok := sub.Connect(); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
@@ -264,5 +250,27 @@ sim:
 func drain(c chan uint64) {
 	for len(c) > 0 {
 		<-c
+	}
+}
+
+// startTableBroker starts an embedded broker on addr, standing for the
+// club's: the user "table" (password "table secret") writes the feed of
+// table t1 of event club, anyone reads. It stops when the test ends.
+func startTableBroker(t *testing.T, addr string) {
+	t.Helper()
+	hash, err := broadcast.HashPassword("table secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", AllowAnonymous: true,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Users:  []broadcast.User{{Name: "table", Password: hash, Role: broadcast.RoleTable, Event: "club", Table: "t1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,7 @@
 package learned
 
 import (
+	"github.com/parchis-table/parchis/vision/internal/dicedata"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -12,17 +13,7 @@ import (
 	"github.com/parchis-table/parchis/vision"
 )
 
-// dataDir is the shared folder of labelled photos, beside the repository.
-var dataDir = filepath.Join("..", "..", "..", "shared", "data", "dice")
-
-func needData(t testing.TB, source string) string {
-	t.Helper()
-	dir := filepath.Join(dataDir, source)
-	if _, err := os.Stat(filepath.Join(dir, "labels.csv")); err != nil {
-		t.Skipf("labelled photos not found at %s (shared/data/dice beside the repository): %v", dir, err)
-	}
-	return dir
-}
+func needData(t testing.TB, source string) string { return dicedata.Dir(t, source) }
 
 func loadLabels(t testing.TB, dir string) []vision.Label {
 	t.Helper()
@@ -49,19 +40,7 @@ func boxSizes(t testing.TB, dir string) map[string]float64 {
 
 func isCrop(l vision.Label) bool { return vision.IsCrop(l.File) }
 
-func decodeImage(t testing.TB, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
-}
+func decodeImage(t testing.TB, path string) image.Image { return dicedata.Decode(t, path) }
 
 // evalLabels reads every label kept by keep and tallies the answers.
 func evalLabels(t *testing.T, dir string, ls []vision.Label, opts Opts, keep func(vision.Label) bool) *vision.Tally {

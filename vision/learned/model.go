@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -87,12 +88,12 @@ func ParseModel(b []byte) (*Model, error) {
 		return nil, err
 	}
 	for _, name := range []string{"frame", "crop"} {
-		if !contains(net.Inputs, name) {
+		if !slices.Contains(net.Inputs, name) {
 			return nil, fmt.Errorf("die model: no input %q (has %s)", name, strings.Join(net.Inputs, ", "))
 		}
 	}
 	for _, name := range []string{"det", "logits", "embedding"} {
-		if !contains(net.Outputs, name) {
+		if !slices.Contains(net.Outputs, name) {
 			return nil, fmt.Errorf("die model: no output %q (has %s)", name, strings.Join(net.Outputs, ", "))
 		}
 	}
@@ -139,15 +140,6 @@ func ParseModel(b []byte) (*Model, error) {
 		return nil, fmt.Errorf("die model: det_min %g is not below det_max %g", m.detMin, m.detMax)
 	}
 	return m, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Threshold is the calibrated confidence under which a value is unsure,

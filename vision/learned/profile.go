@@ -49,7 +49,7 @@ func (p *Profile) adjust(probs []float64, emb []float32) {
 	}
 	var q [6]float64
 	sims := p.similarities(emb)
-	softmaxF(q[:], sims[:], 1/float64(profileSharpness))
+	softmax(q[:], sims[:], 1/float64(profileSharpness))
 	s := 0.0
 	for k := range 6 {
 		q[k] = probs[k] / mass * math.Sqrt(q[k])
@@ -60,21 +60,6 @@ func (p *Profile) adjust(probs []float64, emb []float32) {
 	}
 	for k := range 6 {
 		probs[k] = q[k] / s * mass
-	}
-}
-
-func softmaxF(dst, v []float64, temp float64) {
-	m := math.Inf(-1)
-	for _, x := range v {
-		m = max(m, x/temp)
-	}
-	s := 0.0
-	for i, x := range v {
-		dst[i] = math.Exp(x/temp - m)
-		s += dst[i]
-	}
-	for i := range dst {
-		dst[i] /= s
 	}
 }
 

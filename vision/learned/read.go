@@ -56,10 +56,13 @@ type Reader struct {
 	sess  *onnx.Session
 	frame onnx.Tensor
 	crop  onnx.Tensor
-	xs    []int
-	dets  []det
-	probs [8]float64
-	emb   []float32
+	// the networks' inputs, naming frame and crop
+	frameIn, cropIn map[string]*onnx.Tensor
+	bg              pixels // the empty tray's pixels, when Opts.Background is set
+	xs              []int
+	dets            []det
+	probs           [8]float64
+	emb             []float32
 }
 
 // det is a die the detector found, in image coordinates.
@@ -83,7 +86,13 @@ func NewReader(opts *Opts) *Reader {
 	if m == nil {
 		m = DefaultModel()
 	}
-	return &Reader{opts: o, m: m, sess: m.net.NewSession()}
+	rd := &Reader{opts: o, m: m, sess: m.net.NewSession()}
+	rd.frameIn = map[string]*onnx.Tensor{"frame": &rd.frame}
+	rd.cropIn = map[string]*onnx.Tensor{"crop": &rd.crop}
+	if o.Background != nil {
+		rd.bg = pixelsOf(o.Background)
+	}
+	return rd
 }
 
 // Read reads a grey frame; see [Reader.ReadImage].
@@ -262,7 +271,7 @@ func (rd *Reader) runDetector(px pixels, x0, y0, f float64, w, h int) *onnx.Tens
 	}
 	rd.frame.Data = rd.frame.Data[:3*w*h]
 	rd.xs = px.resample(rd.frame.Data, rd.xs, x0, y0, float64(w)*f, float64(h)*f, w, h)
-	out, err := rd.sess.Run(map[string]*onnx.Tensor{"frame": &rd.frame}, "det")
+	out, err := rd.sess.Run(rd.frameIn, "det")
 	if err != nil {
 		// the model was checked when loaded; a run cannot fail on a
 		// well-formed frame
@@ -333,7 +342,7 @@ func (rd *Reader) classify(px pixels, d *det) vision.Result {
 	rd.crop.Data = rd.crop.Data[:3*n*n]
 	side := rd.m.faceScale * d.side
 	rd.xs = px.resample(rd.crop.Data, rd.xs, d.cx-side/2, d.cy-side/2, side, side, n, n)
-	out, err := rd.sess.Run(map[string]*onnx.Tensor{"crop": &rd.crop}, "logits", "embedding")
+	out, err := rd.sess.Run(rd.cropIn, "logits", "embedding")
 	if err != nil {
 		panic("vision: classifier: " + err.Error())
 	}
@@ -345,7 +354,7 @@ func (rd *Reader) classify(px pixels, d *det) vision.Result {
 		// readings is sure only where both are: a guess on a die unlike
 		// any trained on seldom survives the mirror
 		mirror(rd.crop.Data, n)
-		out, err := rd.sess.Run(map[string]*onnx.Tensor{"crop": &rd.crop}, "logits", "embedding")
+		out, err := rd.sess.Run(rd.cropIn, "logits", "embedding")
 		if err != nil {
 			panic("vision: classifier: " + err.Error())
 		}
@@ -371,12 +380,8 @@ func (rd *Reader) classify(px pixels, d *det) vision.Result {
 
 // answer turns rd.probs into a Result.
 func (rd *Reader) answer(d *det) vision.Result {
-	best, bi := 0.0, 0
-	for i, p := range rd.probs {
-		if p > best {
-			best, bi = p, i
-		}
-	}
+	bi := argmax(rd.probs[:])
+	best := rd.probs[bi]
 	box := d.box()
 	thr := rd.opts.MinConfidence
 	if thr == 0 {
@@ -405,14 +410,16 @@ func mirror(p []float32, n int) {
 	}
 }
 
-func softmax(dst []float64, logits []float32, temp float64) {
+// softmax sets dst to the probabilities of the scores v at temperature
+// temp.
+func softmax[T float32 | float64](dst []float64, v []T, temp float64) {
 	m := math.Inf(-1)
-	for _, v := range logits {
-		m = max(m, float64(v)/temp)
+	for _, x := range v {
+		m = max(m, float64(x)/temp)
 	}
 	s := 0.0
-	for i, v := range logits {
-		dst[i] = math.Exp(float64(v)/temp - m)
+	for i, x := range v {
+		dst[i] = math.Exp(float64(x)/temp - m)
 		s += dst[i]
 	}
 	for i := range dst {
@@ -423,7 +430,7 @@ func softmax(dst []float64, logits []float32, temp float64) {
 // differs reports whether the candidate's box differs from the empty
 // tray: its mean difference is over 12 levels a channel.
 func (rd *Reader) differs(px pixels, d *det) bool {
-	bg := pixelsOf(rd.opts.Background)
+	bg := rd.bg
 	b := d.box().Intersect(px.rect).Intersect(bg.rect)
 	if b.Empty() {
 		return true

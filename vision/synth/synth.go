@@ -468,16 +468,8 @@ func RandomScene(seed uint64, w, h int, kind Kind, minSize, maxSize float64) Sce
 	for similar(p.Body, s.Tray) {
 		p = Palettes[rng.IntN(len(Palettes))]
 	}
-	size := minSize + rng.Float64()*(maxSize-minSize)
-	m := size * 0.9
-	d := Die{
-		Face:  1 + rng.IntN(6),
-		Size:  size,
-		X:     m + rng.Float64()*math.Max(0, float64(w)-2*m),
-		Y:     m + rng.Float64()*math.Max(0, float64(h)-2*m),
-		Angle: rng.Float64() * 2 * math.Pi, TiltDir: rng.Float64() * 2 * math.Pi,
-		Body: p.Body, Pip: p.Pip,
-	}
+	d := placeDie(rng, w, h, minSize, maxSize)
+	d.Body, d.Pip = p.Body, p.Pip
 	switch kind {
 	case OnEdge:
 		d.Tilt = 40 + rng.Float64()*10
@@ -486,6 +478,20 @@ func RandomScene(seed uint64, w, h int, kind Kind, minSize, maxSize float64) Sce
 	}
 	s.Dice = []Die{d}
 	return s
+}
+
+// placeDie draws a die's face, size (minSize…maxSize), place within w×h
+// and rotation, in that order: the scenes of a seed stay the same.
+func placeDie(rng *rand.Rand, w, h int, minSize, maxSize float64) Die {
+	size := minSize + rng.Float64()*(maxSize-minSize)
+	m := size * 0.9
+	return Die{
+		Face:  1 + rng.IntN(6),
+		Size:  size,
+		X:     m + rng.Float64()*math.Max(0, float64(w)-2*m),
+		Y:     m + rng.Float64()*math.Max(0, float64(h)-2*m),
+		Angle: rng.Float64() * 2 * math.Pi, TiltDir: rng.Float64() * 2 * math.Pi,
+	}
 }
 
 func similar(a, b color.RGBA) bool {
@@ -525,15 +531,7 @@ func WideScene(seed uint64, w, h int, kind Kind, n int, minSize, maxSize float64
 	// the image's bottom, so the side faces show below the top face
 	s.ViewDir = 3*math.Pi/2 + (rng.Float64()-0.5)*math.Pi/3
 	for tries := 0; len(s.Dice) < n && tries < 50*n; tries++ {
-		size := minSize + rng.Float64()*(maxSize-minSize)
-		m := size * 0.9
-		d := Die{
-			Face:  1 + rng.IntN(6),
-			Size:  size,
-			X:     m + rng.Float64()*math.Max(0, float64(w)-2*m),
-			Y:     m + rng.Float64()*math.Max(0, float64(h)-2*m),
-			Angle: rng.Float64() * 2 * math.Pi, TiltDir: rng.Float64() * 2 * math.Pi,
-		}
+		d := placeDie(rng, w, h, minSize, maxSize)
 		switch kind {
 		case OnEdge:
 			d.Tilt = 40 + rng.Float64()*10
