@@ -141,6 +141,7 @@ type Line struct {
 
 	mu        sync.Mutex
 	syncs     map[string]chan struct{}
+	at        map[string]time.Duration // emulated time of each sync
 	answers   []Answer
 	watchdogs map[uint8]int
 	errs      []string
@@ -182,7 +183,7 @@ func Start(dir string, o Opts) (*Line, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("avrsim: %w", err)
 	}
-	l := &Line{cmd: cmd, stdin: stdin, done: make(chan error, 1), syncs: map[string]chan struct{}{}, watchdogs: map[uint8]int{}}
+	l := &Line{cmd: cmd, stdin: stdin, done: make(chan error, 1), syncs: map[string]chan struct{}{}, at: map[string]time.Duration{}, watchdogs: map[uint8]int{}}
 	sc := bufio.NewScanner(stdout)
 	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "pty ") {
 		stdin.Close()
@@ -228,8 +229,10 @@ func (l *Line) event(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
-	case len(f) == 2 && f[0] == "synced":
+	case len(f) == 3 && f[0] == "synced":
 		if c := l.syncs[f[1]]; c != nil {
+			us, _ := strconv.ParseInt(f[2], 10, 64)
+			l.at[f[1]] = time.Duration(us) * time.Microsecond
 			close(c)
 			delete(l.syncs, f[1])
 		}
@@ -272,10 +275,17 @@ func (l *Line) Settle(addr uint8) error { return l.Scans(addr, Debounce+2) }
 
 // Scans waits until tile addr has started n more scans.
 func (l *Line) Scans(addr uint8, n int) error {
+	_, err := l.ScansAt(addr, n)
+	return err
+}
+
+// ScansAt waits until tile addr has started n more scans, and returns the
+// tile's emulated time (since the harness started) when it did.
+func (l *Line) ScansAt(addr uint8, n int) (time.Duration, error) {
 	l.mu.Lock()
 	if l.syncs == nil {
 		l.mu.Unlock()
-		return errors.New("avrsim: harness stopped")
+		return 0, errors.New("avrsim: harness stopped")
 	}
 	l.n++
 	id := strconv.Itoa(l.n)
@@ -283,19 +293,21 @@ func (l *Line) Scans(addr uint8, n int) error {
 	l.syncs[id] = c
 	l.mu.Unlock()
 	if err := l.send("sync %d %d %s", addr, n, id); err != nil {
-		return err
+		return 0, err
 	}
 	select {
 	case <-c:
 	case <-time.After(time.Duration(n)*time.Second + 10*time.Second):
-		return fmt.Errorf("avrsim: tile %d did not scan %d times in time", addr, n)
+		return 0, fmt.Errorf("avrsim: tile %d did not scan %d times in time", addr, n)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.syncs == nil {
-		return errors.New("avrsim: harness stopped")
+		return 0, errors.New("avrsim: harness stopped")
 	}
-	return nil
+	at := l.at[id]
+	delete(l.at, id)
+	return at, nil
 }
 
 // Reset pulls tile addr's reset line.

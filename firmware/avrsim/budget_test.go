@@ -127,3 +127,35 @@ func fits(d, period time.Duration) string {
 	}
 	return fmt.Sprintf("the round does not fit: %.1f× that period", float64(d)/float64(period))
 }
+
+// TestScanPeriod measures, in emulation, how often a tile scans its 52
+// channels, and so how soon after a piece lands the tile reports it.
+func TestScanPeriod(t *testing.T) {
+	dir := avrsim.Require(t)
+	chip, err := avrsim.Start(dir, avrsim.Opts{Tiles: []avrsim.Tile{{Addr: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := chip.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	const n = 20
+	start, err := chip.ScansAt(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, err := chip.ScansAt(1, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	period := (end - start) / n
+	// 52 conversions of 13 ADC clocks at F_CPU/128 = 115.2 kHz.
+	adc := time.Duration(avrsim.Channels*13) * time.Second / 115200
+	t.Logf("a scan every %v (the ADC's conversions alone take %v); a change is taken after %d scans: reported %v…%v after it happens",
+		period, adc, avrsim.Debounce, avrsim.Debounce*period, (avrsim.Debounce+1)*period)
+	if period < adc || period > 2*adc {
+		t.Errorf("a scan every %v: the ADC alone takes %v, and the rest of the loop should not double it", period, adc)
+	}
+}

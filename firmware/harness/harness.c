@@ -21,7 +21,7 @@
  *
  * Commands on standard input, one a line (T is a tile's address):
  *   set T CH MV     channel CH of tile T reads MV millivolts from its next scan
- *   sync T K ID     print "synced ID" once tile T has started K more scans
+ *   sync T K ID     print "synced ID US" once tile T has started K more scans
  *   reset T         reset tile T (its reset pin)
  *   hang T          stall tile T's main loop: its watchdog must restart it
  *   mute T          disconnect tile T's transmitter; unmute T reconnects it
@@ -31,7 +31,7 @@
  *
  * Lines on standard output:
  *   pty PATH                the line's serial port, first
- *   synced ID
+ *   synced ID US            US: the tile's emulated time, in microseconds
  *   answer T BYTES RT_US    an answer sent: BYTES long, RT_US microseconds of
  *                           emulated time from the request's first byte on
  *                           the line to the end of the answer's last byte
@@ -186,7 +186,8 @@ static void on_portb(struct avr_irq_t *irq, uint32_t v, void *param)
 		memcpy(t->current, t->pending, sizeof t->current);
 		for (int i = 0; i < t->nsyncs;) {
 			if (t->scans >= t->syncs[i].scans) {
-				fprintf(out, "synced %s\n", t->syncs[i].id);
+				fprintf(out, "synced %s %llu\n", t->syncs[i].id,
+					(unsigned long long)t->avr->cycle * 1000000ULL / FREQ);
 				t->syncs[i] = t->syncs[--t->nsyncs];
 			} else {
 				i++;
