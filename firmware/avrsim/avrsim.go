@@ -42,6 +42,13 @@ const (
 	Debounce = 3
 )
 
+// AnswerTimeout is how long a test on the emulated line should let the Pi
+// wait for an answer (hw/serial's Opts.Timeout), instead of the daemon's
+// 100 ms. The emulation is paced to the wall clock, but on a loaded build
+// machine the harness can be kept off the CPU for longer than the
+// daemon's timeout, and a tile would then look silent for want of CPU.
+const AnswerTimeout = 500 * time.Millisecond
+
 // Chip limits of the ATmega328P.
 const (
 	FlashBytes = 32768
@@ -256,8 +263,9 @@ func (l *Line) send(format string, args ...any) error {
 	return nil
 }
 
-// Set makes channel ch of tile addr read mV millivolts from the tile's
-// next scan on.
+// Set makes channel ch of tile addr read mV millivolts. The voltages set
+// take effect together, at the tile's first scan after the next command
+// that is not a Set (Settle, Scans, Reset…), so one scan sees them all.
 func (l *Line) Set(addr uint8, ch, mV int) error {
 	if ch < 0 || ch >= Channels {
 		return fmt.Errorf("avrsim: no channel %d.%d", addr, ch)

@@ -68,6 +68,7 @@ func TestRoundTrip_EightTilesWithinPollInterval(t *testing.T) {
 		}
 	}()
 	o := serial.DefaultOpts
+	o.Timeout = avrsim.AnswerTimeout
 	port, err := serial.Open(chip.PTY, &o)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -162,6 +163,7 @@ func newPair(t *testing.T) *pair {
 		}
 	})
 	o := serial.DefaultOpts
+	o.Timeout = avrsim.AnswerTimeout
 	port, err := serial.Open(chip.PTY, &o)
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +219,16 @@ func (p *pair) compare(step string) {
 		}
 	}
 	p.compared += n
+}
+
+// setMV sets channel ch of tile addr to mV millivolts, on the chip and in
+// the reference.
+func (p *pair) setMV(addr uint8, ch, mV int) {
+	p.t.Helper()
+	if err := p.chip.Set(addr, ch, mV); err != nil {
+		p.t.Fatal(err)
+	}
+	p.ref.tiles[addr].f.mv[ch] = mV
 }
 
 // set puts n pieces on channel ch of tile addr (negative n: south pole
@@ -358,7 +370,7 @@ func TestDifferential_ChipAnswersAsTheReference(t *testing.T) {
 	if err := p.chip.Hang(2); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // 250 ms of emulated time, on a loaded machine
 	for p.chip.Watchdogs(2) == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -446,5 +458,40 @@ func TestDifferential_Calibration(t *testing.T) {
 	s, _ = p.scan("rebaselined")
 	if s.Sites[5].Count != 0 {
 		t.Errorf("after new baselines site index 5 reads %+v", s.Sites[5])
+	}
+}
+
+// TestDifferential_RandomSensorScripts drives random voltages, many of them
+// near the thresholds where hysteresis decides, with now and then a lost or
+// garbled answer, and compares every exchange.
+func TestDifferential_RandomSensorScripts(t *testing.T) {
+	p := newPair(t)
+	rng := rand.New(rand.NewPCG(17, 2026))
+	for round := range 12 {
+		for range 1 + rng.IntN(16) {
+			a := addrs[rng.IntN(len(addrs))]
+			// 1.8…3.2 V: both polarities, 0, 1 and 2 pieces, and every
+			// threshold with its hysteresis band.
+			p.setMV(a, rng.IntN(avrsim.Channels), 1800+rng.IntN(1401))
+		}
+		switch rng.IntN(6) {
+		case 0:
+			a := addrs[rng.IntN(len(addrs))]
+			if err := p.chip.Corrupt(a); err != nil {
+				t.Fatal(err)
+			}
+			p.ref.tiles[a].flip = true
+		case 1:
+			a := addrs[rng.IntN(len(addrs))]
+			if err := p.chip.Drop(a); err != nil {
+				t.Fatal(err)
+			}
+			p.ref.tiles[a].drop = true
+		}
+		p.settle()
+		p.scan(fmt.Sprintf("round %d", round))
+	}
+	if p.chipDev.Resyncs(1)+p.chipDev.Resyncs(2) <= 2 {
+		t.Error("no resynchronisation in 12 rounds: the faults were not injected")
 	}
 }

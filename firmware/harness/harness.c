@@ -20,7 +20,9 @@
  *   ADDR    a tile's address, written to its EEPROM; BOOTS its boot counter
  *
  * Commands on standard input, one a line (T is a tile's address):
- *   set T CH MV     channel CH of tile T reads MV millivolts from its next scan
+ *   set T CH MV     channel CH of tile T reads MV millivolts from its first
+ *                   scan after the next command that is not a set (so the
+ *                   sets before a sync all take effect in the same scan)
  *   sync T K ID     print "synced ID US" once tile T has started K more scans
  *   reset T         reset tile T (its reset pin)
  *   hang T          stall tile T's main loop: its watchdog must restart it
@@ -79,7 +81,9 @@ struct sync {
 struct tile {
 	avr_t *avr;
 	int addr;
-	unsigned pending[CHANNELS], current[CHANNELS];
+	/* Voltages set (staged), committed by the next sync or reset (pending),
+	 * and read by the scan in progress (current). */
+	unsigned staged[CHANNELS], pending[CHANNELS], current[CHANNELS];
 	int select;
 	unsigned long long scans;
 	struct sync syncs[MAX_SYNCS];
@@ -310,7 +314,7 @@ static void start_tile(struct tile *t, const char *elf, int boots, unsigned mv)
 	avr_irq_register_notify(avr_io_getirq(t->avr, AVR_IOCTL_IOPORT_GETIRQ('B'), IOPORT_IRQ_REG_PORT), on_portb, t);
 	avr_irq_register_notify(avr_io_getirq(t->avr, AVR_IOCTL_IOPORT_GETIRQ('D'), IOPORT_IRQ_REG_PORT), on_portd, t);
 	for (int c = 0; c < CHANNELS; c++)
-		t->pending[c] = mv;
+		t->staged[c] = t->pending[c] = mv;
 	power_up(t);
 }
 
@@ -365,8 +369,10 @@ static int command(char *line)
 		fprintf(out, "error %d no such tile: %s", a, line);
 		return 1;
 	}
+	if (strcmp(cmd, "set"))
+		memcpy(t->pending, t->staged, sizeof t->pending);
 	if (!strcmp(cmd, "set") && n == 4 && ch >= 0 && ch < CHANNELS) {
-		t->pending[ch] = v;
+		t->staged[ch] = v;
 	} else if (!strcmp(cmd, "sync") && sscanf(line, "%*s %*d %d %31s", &ch, id) == 2 && t->nsyncs < MAX_SYNCS) {
 		struct sync *s = &t->syncs[t->nsyncs++];
 		s->scans = t->scans + ch;

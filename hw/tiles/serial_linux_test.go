@@ -102,6 +102,7 @@ func chipSerialLine(t *testing.T, echo bool) (line, *serial.Port) {
 		t.Fatal(err)
 	}
 	o := serial.DefaultOpts
+	o.Timeout = avrsim.AnswerTimeout
 	p, err := serial.Open(chip.PTY, &o)
 	if err != nil {
 		chip.Close()
