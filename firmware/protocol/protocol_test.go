@@ -160,3 +160,20 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("kind %q", f.Kind)
 	}
 }
+
+// BenchmarkDecode decodes a 52-channel snapshot, the largest answer a rev B
+// tile sends, as hw/tiles does for every answer.
+func BenchmarkDecode(b *testing.B) {
+	frame := AppendSnapshot(nil, 1, 2, 3, 4, make([]Reading, 52))
+	dst := make([]Reading, 0, MaxChannels)
+	b.ReportAllocs()
+	for b.Loop() {
+		f, _, err := Decode(frame)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ParseSnapshot(f, dst); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

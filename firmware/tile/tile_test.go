@@ -198,3 +198,24 @@ func TestTile_Calibration(t *testing.T) {
 		t.Errorf("700 above the new baseline reads %v, want two Green (north) pieces", r)
 	}
 }
+
+// BenchmarkTile_StepAndPoll is one scan of 52 channels and the answer to a
+// poll, the reference model's work per scan in the simulated table.
+func BenchmarkTile_StepAndPoll(b *testing.B) {
+	s := Schedule{Muxes: 4, PerMux: 13}
+	f := &FakeFront{S: s, Samples: make([]uint16, s.Channels())}
+	for i := range f.Samples {
+		f.Samples[i] = 2048
+	}
+	tl := &Tile{Addr: 1, Boot: 1, Schedule: s, Class: DefaultClassifier, Deb: Debouncer{N: 3}}
+	tl.Calibrate(f)
+	poll := protocol.AppendPoll(nil, 1, 1, 1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		f.Samples[i%52] = 2048 + uint16(250*(i/52%2)) // pieces come and go
+		tl.Step(f)
+		if tl.Handle(poll) == nil {
+			b.Fatal("no answer")
+		}
+	}
+}
