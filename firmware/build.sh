@@ -5,6 +5,7 @@
 # firmware/build/:
 #
 #	tile.elf, tile.hex   the firmware, for avrdude
+#	tile-fault-*.elf     broken builds the harness's own tests run
 #	sizes                its flash and RAM use ("flash N", "ram N", bytes),
 #	                     checked against the chip's limits by firmware/avrsim
 #	tileharness          runs tile.elf in simavr, bridged to a pty
@@ -23,6 +24,9 @@ cflags=(-mmcu=$mcu -DF_CPU=$fcpu -Os -std=gnu11 -Wall -Wextra -Werror
 
 avr-gcc "${cflags[@]}" -o "$out/tile.elf" avr/tile.c
 avr-objcopy -O ihex -R .eeprom "$out/tile.elf" "$out/tile.hex"
+# A deliberately broken build that releases the line before the last stop
+# bit is out: the harness's check of the enable pin must catch it.
+avr-gcc "${cflags[@]}" -DFAULT_EARLY_RELEASE -o "$out/tile-fault-early-release.elf" avr/tile.c
 
 # Flash holds .text and .data's initial values; RAM holds .data, .bss and
 # .noinit (the stack takes what is left).

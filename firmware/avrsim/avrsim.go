@@ -127,6 +127,9 @@ type Opts struct {
 	// Echo sends every request back before the answer, as a transceiver
 	// whose receiver stays on does.
 	Echo bool
+	// Firmware is the image to run, a file of the build folder; empty is
+	// tile.elf.
+	Firmware string
 }
 
 // Answer is one answer a tile sent, with its round trip in emulated time:
@@ -164,7 +167,11 @@ func Start(dir string, o Opts) (*Line, error) {
 	if o.Echo {
 		args = append(args, "-e")
 	}
-	args = append(args, "-v", strconv.Itoa(Empty), filepath.Join(dir, "tile.elf"))
+	fw := o.Firmware
+	if fw == "" {
+		fw = "tile.elf"
+	}
+	args = append(args, "-v", strconv.Itoa(Empty), filepath.Join(dir, fw))
 	for _, t := range o.Tiles {
 		args = append(args, fmt.Sprintf("%d:%d", t.Addr, t.Boots))
 	}
