@@ -40,10 +40,14 @@ static inline uint8_t thresholds_valid(const struct thresholds *t)
 	       (t->colours & 0x70) == 0;
 }
 
+/* Tile addresses, as firmware/protocol bounds them. */
+#define MIN_ADDR 1
+#define MAX_ADDR 247
+
 static inline uint8_t load_addr(void)
 {
 	uint8_t a = eeprom_read_byte(EE_ADDR);
-	return a >= 1 && a <= 247 ? a : 1;
+	return a >= MIN_ADDR && a <= MAX_ADDR ? a : MIN_ADDR;
 }
 
 static inline uint16_t next_boot(void)

@@ -42,8 +42,6 @@
 #define CRC_LEN 2
 #define MAX_PAYLOAD 200
 #define MAX_FRAME (HEADER_LEN + MAX_PAYLOAD + CRC_LEN)
-#define MIN_ADDR 1
-#define MAX_ADDR 247
 #define MAX_RECORDS ((MAX_PAYLOAD - 4) / 4)
 enum {
 	KIND_POLL = 1,
@@ -92,13 +90,9 @@ static volatile uint16_t rx[RX_LEN];
 static volatile uint8_t rx_head, rx_tail;
 static uint16_t rx_last;
 
-/* MCUSR as the reset left it, saved before anything clears it. */
-uint8_t reset_cause __attribute__((section(".noinit")));
-
 void early_init(void) __attribute__((naked, used, section(".init3")));
 void early_init(void)
 {
-	reset_cause = MCUSR;
 	MCUSR = 0;
 	wdt_disable(); /* a watchdog reset leaves the watchdog running */
 }
@@ -107,7 +101,9 @@ ISR(USART_RX_vect)
 {
 	uint16_t b = UDR0;
 	uint16_t now = TCNT1;
-	/* A character's stop bit ends 10 ticks after the previous one's. */
+	/* A character's stop bit ends 10 ticks after the previous one's.
+	 * (A silence of a whole multiple of the timer's 284 ms period looks
+	 * like none; a partial frame is then kept, as without the rule.) */
 	if ((uint16_t)(now - rx_last) > GAP_TICKS + 10)
 		b |= RX_GAP;
 	rx_last = now;
