@@ -154,6 +154,7 @@ type Line struct {
 	at        map[string]time.Duration // emulated time of each sync
 	answers   []Answer
 	watchdogs map[uint8]int
+	stack     map[uint8]int
 	errs      []string
 	n         int
 }
@@ -197,7 +198,7 @@ func Start(dir string, o Opts) (*Line, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("avrsim: %w", err)
 	}
-	l := &Line{cmd: cmd, stdin: stdin, done: make(chan error, 1), syncs: map[string]chan struct{}{}, at: map[string]time.Duration{}, watchdogs: map[uint8]int{}}
+	l := &Line{cmd: cmd, stdin: stdin, done: make(chan error, 1), syncs: map[string]chan struct{}{}, at: map[string]time.Duration{}, watchdogs: map[uint8]int{}, stack: map[uint8]int{}}
 	sc := bufio.NewScanner(stdout)
 	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "pty ") {
 		stdin.Close()
@@ -255,6 +256,10 @@ func (l *Line) event(s string) {
 		n, _ := strconv.Atoi(f[2])
 		us, _ := strconv.Atoi(f[3])
 		l.answers = append(l.answers, Answer{Addr: uint8(a), Bytes: n, RoundTrip: time.Duration(us) * time.Microsecond})
+	case len(f) == 3 && f[0] == "stack":
+		a, _ := strconv.Atoi(f[1])
+		n, _ := strconv.Atoi(f[2])
+		l.stack[uint8(a)] = n
 	case len(f) == 2 && f[0] == "watchdog":
 		a, _ := strconv.Atoi(f[1])
 		l.watchdogs[uint8(a)]++
@@ -359,6 +364,14 @@ func (l *Line) Watchdogs(addr uint8) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.watchdogs[addr]
+}
+
+// MaxStack returns the most stack tile addr used, in bytes, from the
+// harness's report when it stopped: call it after Close.
+func (l *Line) MaxStack(addr uint8) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stack[addr]
 }
 
 // Errors returns what the harness reported amiss: a byte sent with the

@@ -36,6 +36,62 @@ func TestSizes_WithinChipLimitsWithHeadroom(t *testing.T) {
 	}
 }
 
+// TestStack_WithinRAM measures the deepest stack the firmware uses while
+// it scans and answers every kind of request, and checks static RAM and
+// that stack together against the same 75% of the chip's RAM.
+func TestStack_WithinRAM(t *testing.T) {
+	dir := avrsim.Require(t)
+	sizes, err := avrsim.ReadSizes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chip, err := avrsim.Start(dir, avrsim.Opts{Tiles: []avrsim.Tile{{Addr: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := serial.DefaultOpts
+	o.Timeout = avrsim.AnswerTimeout
+	port, err := serial.Open(chip.PTY, &o)
+	if err != nil {
+		chip.Close()
+		t.Fatal(err)
+	}
+	defer port.Close()
+	line := &tiles.Serial{Port: port}
+	cal := protocol.Calibration{One: 200, Two: 430, Hysteresis: 20, Colours: true, South: 2}
+	for ch := range 40 {
+		if err := chip.Pieces(1, ch, 1+ch%2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chip.Settle(1); err != nil {
+		t.Fatal(err)
+	}
+	for i, req := range [][]byte{
+		protocol.AppendSnapshotReq(nil, 1, 1),
+		protocol.AppendPoll(nil, 1, 2, 1), // 40 changes in one frame
+		protocol.AppendPoll(nil, 1, 3, 100), // a change from the future: a snapshot
+		protocol.AppendCalibrate(nil, 1, 4, &cal, true),
+		protocol.AppendCalibrate(nil, 1, 5, nil, false),
+	} {
+		if _, err := line.Exchange(1, req, make([]byte, 0, protocol.MaxFrameLen)); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	if err := chip.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stack := chip.MaxStack(1)
+	total := sizes.RAM + stack
+	t.Logf("deepest stack %d bytes; with static RAM %d bytes: %d of %d (%.1f%%)", stack, sizes.RAM, total, avrsim.RAMBytes, 100*float64(total)/avrsim.RAMBytes)
+	if stack <= 0 {
+		t.Fatal("the harness reported no stack use")
+	}
+	if limit := int(headroom * avrsim.RAMBytes); total > limit {
+		t.Errorf("static RAM and stack %d bytes, over %d (%.0f%% of %d)", total, limit, 100*headroom, avrsim.RAMBytes)
+	}
+}
+
 // lineTime is how long n bytes take on the line (8N1: 10 bits a byte).
 func lineTime(n int) time.Duration {
 	return time.Duration(n) * 10 * time.Second / protocol.Baud

@@ -39,6 +39,7 @@
  *                           the line to the end of the answer's last byte
  *   watchdog T              tile T's watchdog restarted it
  *   error T TEXT            the tile misbehaved on the line
+ *   stack T BYTES           at quit: the deepest stack tile T used
  * (simavr's own messages go to standard error.)
  */
 #define _GNU_SOURCE
@@ -106,6 +107,7 @@ struct tile {
 	int sent; /* bytes of the answer in progress */
 	int muted, drop, dropping, corrupt, corrupting;
 	int wdrf;
+	unsigned min_sp; /* the stack's deepest point since power-up */
 };
 
 static struct tile tiles[MAX_TILES];
@@ -266,6 +268,8 @@ static void on_xoff(struct avr_irq_t *irq, uint32_t v, void *param)
 
 static void power_up(struct tile *t)
 {
+	if (!t->min_sp)
+		t->min_sp = t->avr->ramend;
 	memcpy(t->current, t->pending, sizeof t->current);
 	t->select = 0;
 	t->de = 0;
@@ -322,6 +326,9 @@ static void start_tile(struct tile *t, const char *elf, int boots, unsigned mv)
  * resets the chip, and the firmware clears it at start. */
 #define MCUSR_ADDR 0x54
 #define WDRF 0x08
+/* The stack pointer. */
+#define SPL_ADDR 0x5D
+#define SPH_ADDR 0x5E
 
 static void run_tile(struct tile *t, unsigned long long until)
 {
@@ -333,6 +340,9 @@ static void run_tile(struct tile *t, unsigned long long until)
 			fflush(out);
 			exit(1);
 		}
+		unsigned sp = t->avr->data[SPL_ADDR] | t->avr->data[SPH_ADDR] << 8;
+		if (sp < t->min_sp && sp > 0x100) /* 0: before the start-up code sets it */
+			t->min_sp = sp;
 		int wdrf = t->avr->data[MCUSR_ADDR] & WDRF;
 		if (wdrf && !t->wdrf) {
 			power_up(t);
@@ -362,8 +372,11 @@ static int command(char *line)
 		return 1;
 	if (trace)
 		fprintf(stderr, "command %s", line);
-	if (!strcmp(cmd, "quit"))
+	if (!strcmp(cmd, "quit")) {
+		for (int i = 0; i < ntiles; i++)
+			fprintf(out, "stack %d %u\n", tiles[i].addr, tiles[i].avr->ramend - tiles[i].min_sp);
 		return 0;
+	}
 	struct tile *t = find(a);
 	if (n < 2 || !t) {
 		fprintf(out, "error %d no such tile: %s", a, line);
