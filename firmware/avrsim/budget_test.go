@@ -69,7 +69,7 @@ func TestStack_WithinRAM(t *testing.T) {
 	}
 	for i, req := range [][]byte{
 		protocol.AppendSnapshotReq(nil, 1, 1),
-		protocol.AppendPoll(nil, 1, 2, 1), // 40 changes in one frame
+		protocol.AppendPoll(nil, 1, 2, 1),   // 40 changes in one frame
 		protocol.AppendPoll(nil, 1, 3, 100), // a change from the future: a snapshot
 		protocol.AppendCalibrate(nil, 1, 4, &cal, true),
 		protocol.AppendCalibrate(nil, 1, 5, nil, false),
