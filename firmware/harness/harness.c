@@ -6,7 +6,7 @@
  * Each tile's four CD74HC4067 multiplexers are modelled by watching the
  * select lines (PB0..PB3): the voltage of channel m*13+s is put on ADCm
  * while select address s is out. A test's script sets channel voltages;
- * they take effect when the tile starts its next scan (select address 0),
+ * they take effect together when the tile starts a scan (select address 0),
  * so every scan sees one consistent board. The transceiver's enable pin
  * (PD2) is watched: a byte sent with it low, or the line released before
  * the last byte is out, is reported as an error.
@@ -41,6 +41,10 @@
  *   error T TEXT            the tile misbehaved on the line
  *   stack T BYTES           at quit: the deepest stack tile T used
  * (simavr's own messages go to standard error.)
+ *
+ * Environment: TILEHARNESS_TRACE set writes every byte on the line, each
+ * command and the tiles' progress to standard error; TILEHARNESS_LOG sets
+ * simavr's log level (1: errors, the default; 4: trace).
  */
 #define _GNU_SOURCE
 #include <errno.h>
