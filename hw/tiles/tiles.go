@@ -194,7 +194,13 @@ func (d *Dev) decode(dst *board.Snapshot) {
 
 // exchange sends the request in d.req and decodes the answer.
 func (d *Dev) exchange(ts *tileState) (protocol.Frame, error) {
-	b, err := d.t.Exchange(ts.addr, d.req, d.resp[:0:protocol.MaxFrameLen])
+	return exchange(d.t, ts.addr, d.tag, d.req, d.resp[:0:protocol.MaxFrameLen])
+}
+
+// exchange sends req, tagged tag, to tile addr over t and decodes the
+// answer, which must come from addr and carry tag.
+func exchange(t Transport, addr, tag uint8, req, resp []byte) (protocol.Frame, error) {
+	b, err := t.Exchange(addr, req, resp)
 	if err != nil {
 		return protocol.Frame{}, err
 	}
@@ -202,10 +208,10 @@ func (d *Dev) exchange(ts *tileState) (protocol.Frame, error) {
 	switch {
 	case err != nil:
 		return f, fmt.Errorf("garbled answer: %w", err)
-	case f.Addr != ts.addr:
+	case f.Addr != addr:
 		return f, fmt.Errorf("answer from address %d", f.Addr)
-	case f.Tag != d.tag:
-		return f, fmt.Errorf("stale answer (tag %d, want %d)", f.Tag, d.tag)
+	case f.Tag != tag:
+		return f, fmt.Errorf("stale answer (tag %d, want %d)", f.Tag, tag)
 	}
 	return f, nil
 }

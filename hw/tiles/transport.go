@@ -57,7 +57,7 @@ func (s *Serial) Exchange(addr uint8, req, resp []byte) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 		for {
 			f, used, derr := protocol.Decode(buf)
-			if derr == nil && (f.Kind == protocol.KindPoll || f.Kind == protocol.KindSnapshotReq) {
+			if derr == nil && (f.Kind == protocol.KindPoll || f.Kind == protocol.KindSnapshotReq || f.Kind == protocol.KindCalibrate) {
 				buf = buf[:copy(buf, buf[used:])] // our own request, heard back
 				continue
 			}
