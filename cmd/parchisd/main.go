@@ -12,6 +12,9 @@
 //	parchisd script [-journal DIR] FILE | -
 //	parchisd check [-sim]           find the hardware and light every LED
 //	parchisd calibrate [-config FILE | -empty IMAGE -die IMAGE] [-o FILE]
+//	parchisd tiles [-config FILE | -serial DEV] show [-addr N,…]
+//	parchisd tiles [-config FILE | -serial DEV] calibrate -addr N,… | -all
+//	        [-set ONE,TWO,HYSTERESIS] [-colours NORTH,SOUTH | none] [-empty]
 //	parchisd journal check DIR      check the journals and their hash chains
 //	parchisd journal salvage DIR    repair a damaged journal, keeping the original
 //	parchisd config                 print the default configuration
@@ -42,6 +45,7 @@ func commands() []cli.Command {
 		{Name: "script", Summary: "feed a table script to the referee and print its events", Run: runScript},
 		{Name: "check", Summary: "find the sensors, light every LED, list occupied sites", Run: runCheck},
 		{Name: "calibrate", Summary: "find the dice tray and the die's size for the camera", Run: runCalibrate},
+		{Name: "tiles", Summary: "show or set the sensor tiles' thresholds (show | calibrate)", Run: runTiles},
 		{Name: "journal", Summary: "check the journals, or salvage a damaged one (check DIR | salvage DIR)", Run: runJournal},
 		{Name: "config", Summary: "print the default configuration, every setting explained", Run: runConfig},
 		{Name: "hash-password", Summary: "hash a password for a broker user (reads it from stdin)", Run: runHashPassword},
