@@ -70,7 +70,9 @@ type Classifier struct {
 	North, South uint8
 }
 
-// DefaultClassifier suits an SS49E-type sensor at 3.3 V with 6 mm magnets
+// DefaultClassifier suits an SS49E-type sensor on the tile's 5 V, read in
+// 12-bit counts (firmware/README.md: one 6 mm magnet moves it about 245),
+// with 6 mm magnets
 // in the pieces, north for Yellow and south for Red pieces.
 var DefaultClassifier = Classifier{One: 180, Two: 420, Hysteresis: 30, Colours: true, North: 0, South: 2}
 
