@@ -72,8 +72,8 @@ type Classifier struct {
 
 // DefaultClassifier suits an SS49E-type sensor on the tile's 5 V, read in
 // 12-bit counts (firmware/README.md: one 6 mm magnet moves it about 245),
-// with 6 mm magnets
-// in the pieces, north for Yellow and south for Red pieces.
+// with 6 mm magnets in the pieces, north for Yellow and south for Red
+// pieces.
 var DefaultClassifier = Classifier{One: 180, Two: 420, Hysteresis: 30, Colours: true, North: 0, South: 2}
 
 // Classify returns the reading of a sample against its baseline, given the
