@@ -380,7 +380,7 @@ func actionMessage(lang string, err error) string {
 	var ae *ActionError
 	if errors.As(err, &ae) {
 		if ae.Detail != "" {
-			return T(lang, ae.Key) + ": " + ae.Detail
+			return T(lang, ae.Key) + ": " + Detail(lang, ae.Detail)
 		}
 		return T(lang, ae.Key)
 	}

@@ -103,7 +103,7 @@ var messages = map[string]map[string]string{
 		"event.resolved":         "Tablero en orden",
 		"event.correction":       "Corrección del juez",
 		"event.result":           "Resultado",
-		"rule.touched-piece":     "Pieza tocada",
+		"rule.touched-piece":     "Ficha tocada",
 		"rule.out-of-turn":       "Fuera de turno",
 		"rule.wrong-colour":      "Color equivocado",
 		"rule.backwards":         "Movimiento hacia atrás",

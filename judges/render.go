@@ -111,7 +111,7 @@ func viewEntry(lang string, e Entry) entryView {
 		}
 		return entryView{Seq: e.Seq, Type: "gap", Label: T(lang, "gap"), Text: txt}
 	}
-	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: e.Detail}
+	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: Detail(lang, e.Detail)}
 	if !e.Time.IsZero() {
 		v.Time = e.Time.Local().Format("15:04:05")
 	}
@@ -157,7 +157,7 @@ func viewResult(lang string, t *Table) *resultView {
 		return nil
 	}
 	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
-		Signature: "sig-unregistered", Problem: t.ResultProblem, VerdictProblem: t.VerdictProblem}
+		Signature: "sig-unregistered", Problem: Detail(lang, t.ResultProblem), VerdictProblem: Detail(lang, t.VerdictProblem)}
 	switch {
 	case t.ResultProblem != "":
 		v.Signature = "sig-bad"
