@@ -128,6 +128,9 @@ type Command struct {
 	// Players (colour letter → name) and Starter, for new-game.
 	Players map[string]string `json:"players,omitempty"`
 	Starter string            `json:"starter,omitempty"`
+	// Round, for new-game, names the tournament round the game belongs
+	// to; the table writes it in the game's record.
+	Round string `json:"round,omitempty"`
 	// Position (PPN), for correct.
 	Position string `json:"position,omitempty"`
 	// Certification, signed by the judge, for certify and reject.

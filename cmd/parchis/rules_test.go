@@ -143,7 +143,12 @@ func TestReplay(t *testing.T) {
 		}
 		return p
 	}
+	setLang(t, "en_GB.UTF-8")
 	testRun(t, []runCase{
+		{"positions", []string{"replay", "-positions", write("good.txt", good)}, "", 0,
+			"11\tY 5 YH-5\t5:Y B throw 0 - Y\n12\tB 3 -\t5:Y R throw 0 - Y\n5:Y R throw 0 - Y\nresult: *\n", ""},
+		{"positions with a comment", []string{"replay", "-positions", "-"}, header + "[Result \"*\"]\n\nY 5 YH-5 {10:00:01}\n; 10:00:02 infraction out-of-turn B\nB 3 -\n", 0,
+			"11\tY 5 YH-5 {10:00:01}\t5:Y B throw 0 - Y\n12\t; 10:00:02 infraction out-of-turn B\t5:Y B throw 0 - Y\n13\tB 3 -\t5:Y R throw 0 - Y\n5:Y R throw 0 - Y\nresult: *\n", ""},
 		{"good", []string{"replay", write("good.txt", good)}, "", 0, "5:Y R throw 0 - Y\nresult: *\n", ""},
 		{"over", []string{"replay", write("over.txt", over)}, "", 0, "GG:GGGG G end 0 - Y\nresult: BG\n", ""},
 		{"stdin", []string{"replay", "-"}, good, 0, "5:Y R throw 0 - Y\nresult: *\n", ""},
@@ -154,6 +159,23 @@ func TestReplay(t *testing.T) {
 		{"no file", []string{"replay"}, "", 2, "", "want one FILE"},
 		{"sample game", []string{"replay", "../../engine/testdata/game.txt"}, "", 0, "*", ""},
 	})
+}
+
+// The replay speaks the locale's language.
+func TestReplay_Spanish(t *testing.T) {
+	setLang(t, "es_ES.UTF-8")
+	testRun(t, []runCase{
+		{"result", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\n", 0, "5:Y B throw 0 - Y\nresultado: *\n", ""},
+		{"no file", []string{"replay"}, "", 2, "", "falta un FICHERO"},
+	})
+}
+
+// setLang sets the locale for a test, LANG deciding.
+func setLang(t *testing.T, lang string) {
+	t.Helper()
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", lang)
 }
 
 func TestSelfPlay(t *testing.T) {

@@ -47,7 +47,7 @@ func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // journalCheck reports on every journal of dir.
 func journalCheck(dir string, stdout, stderr io.Writer) int {
 	bad := 0
-	archives, _ := filepath.Glob(filepath.Join(dir, "games", "game-*.journal"))
+	archives, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
 	slices.Sort(archives)
 	for _, path := range append(archives, filepath.Join(dir, table.JournalName)) {
 		data, err := os.ReadFile(path)
