@@ -88,7 +88,11 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	}
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "table.png"))
-	b.ClickUntil(ctx, t, "certify", `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
+	b.ClickUntil(ctx, t, "certify", `document.getElementById("certify-box").open`, browsertest.WaitLong)
+	if err := b.Eval(ctx, `document.getElementById("certify-confirm").click(); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "certified.png"))
 	var text string
 	_ = b.Eval(ctx, `document.getElementById("result").innerText`, &text)
@@ -144,7 +148,9 @@ func verifyResult(t *testing.T, res *broadcast.Result, judges broadcast.Judges) 
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build parchis: %v\n%s", err, out)
 	}
-	out, err := exec.Command(exe, "verify", "-judges", jf, rf).CombinedOutput()
+	cmd := exec.Command(exe, "verify", "-judges", jf, rf)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "LC_MESSAGES=", "LANG=C") // its words in English
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Errorf("parchis verify %s: %v\n%s", rf, err, out)
 		return

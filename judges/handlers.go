@@ -134,6 +134,7 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Title = T(p.Lang, "table") + " " + t.Table
 	card := viewCard(p.Lang, t, cardFeed)
+	card.CSRF = p.CSRF
 	all := viewCard(p.Lang, t, -1)
 	s.render(w, http.StatusOK, "table.html", struct {
 		page
@@ -252,6 +253,10 @@ func (e *ActionError) Error() string {
 
 func (e *ActionError) Unwrap() error { return e.Err }
 
+// fetchHeader marks a judge's form sent by the page's script, which wants
+// a JSON answer instead of a redirect.
+const fetchHeader = "X-Parchis-Fetch"
+
 // maxForm bounds a judge's form.
 const maxForm = 16 << 10
 
@@ -332,6 +337,21 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 	}
 	back := "/t/" + t.Event + "/" + t.Table
 	err := s.act(r.Context(), ss.judge, t, r.PathValue("action"), r.PostForm)
+	if r.Header.Get(fetchHeader) != "" {
+		// The page sent the form itself and stays: it is told the outcome,
+		// and the table's answer reaches it on the event stream.
+		reply := struct {
+			OK      bool   `json:"ok"`
+			Message string `json:"message"`
+		}{err == nil, T(lang, "ok")}
+		if err != nil {
+			reply.Message = actionMessage(lang, err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_ = json.NewEncoder(w).Encode(reply)
+		return
+	}
 	if err != nil {
 		s.sessions.setFlash(ss, actionMessage(lang, err), false)
 	} else {
@@ -345,6 +365,9 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, form url.Values) error {
 	if action == broadcast.CmdCertify && t.ResultProblem != "" {
 		return &ActionError{Key: "bad-signature", Detail: t.ResultProblem}
+	}
+	if action == broadcast.CmdNewGame && t.Waiting() > 0 && form.Get("force") == "" {
+		return &ActionError{Key: "result-waiting"}
 	}
 	c, err := ParseAction(action, form, t.Result)
 	if err != nil {

@@ -49,6 +49,21 @@ type resultView struct {
 	Problem                  string
 	// VerdictProblem says why the verdict's signature is not trusted.
 	VerdictProblem string
+	// Board is the final position drawn; the summary is the record's.
+	Board                           template.HTML
+	Moves, Infractions, Corrections int
+	Duration                        string
+	SummaryError                    string
+	// Link is the table's page, where the verdict forms post;
+	// Certifiable says a judge may certify or reject it now.
+	Link, Table string
+	Certifiable bool
+}
+
+// queuedView is an earlier result still awaiting a judge.
+type queuedView struct {
+	PairName, Time, Hash string
+	Moves, Infractions   int
 }
 
 // cardView is everything a table's card shows.
@@ -72,6 +87,11 @@ type cardView struct {
 	Result      *resultView
 	// Alerts are what the table says needs a judge's attention.
 	Alerts []string
+	// Queue are the earlier results still awaiting a judge.
+	Queue []queuedView
+	// CSRF is the signed-in judge's token, for the forms of a page (empty
+	// in the event stream: the page fills it in).
+	CSRF string
 }
 
 // colourName returns a colour letter's name in lang.
@@ -171,14 +191,42 @@ func viewResult(lang string, t *Table) *resultView {
 	if c := r.Certification; c != nil {
 		v.Verdict, v.VerdictText, v.Judge, v.Reason = c.Verdict, T(lang, c.Verdict), c.Judge, c.Reason
 	}
+	v.Link, v.Table = "/t/"+t.Event+"/"+t.Table, t.Table
+	v.Certifiable = r.Certification == nil && t.ResultProblem == ""
+	if p, err := engine.ParsePPN(r.Position); err == nil {
+		var b bytes.Buffer
+		_ = WriteBoard(&b, &p, BoardOpts{Shared: true, Title: T(lang, "final-position")})
+		v.Board = template.HTML(b.String())
+	}
+	sum := Summarise(r.Record)
+	v.Moves, v.Infractions, v.Corrections, v.Duration = sum.Moves, sum.Infractions, sum.Corrections, durationText(sum.Duration)
+	if sum.Err != nil {
+		v.SummaryError = Detail(lang, sum.Err.Error())
+	}
 	return v
+}
+
+// viewQueue turns a table's queued results into their page form.
+func viewQueue(lang string, t *Table) []queuedView {
+	var out []queuedView
+	for _, r := range t.Queue {
+		q := queuedView{PairName: T(lang, "pair."+r.Result), Hash: r.RecordSHA256}
+		if !r.Time.IsZero() {
+			q.Time = r.Time.Local().Format("2006-01-02 15:04")
+		}
+		sum := Summarise(r.Record)
+		q.Moves, q.Infractions = sum.Moves, sum.Infractions
+		out = append(out, q)
+	}
+	return out
 }
 
 // viewCard builds a table's card with its newest feed events, newest
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts}
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts,
+		Queue: viewQueue(lang, t)}
 	switch t.Status {
 	case "online", "offline":
 		v.StatusText = T(lang, t.Status)
@@ -222,9 +270,9 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	return v
 }
 
-// pendingView lists the tables whose results await a judge.
+// pendingTables lists the tables with results awaiting a judge.
 func pendingTables(all []*Table) []*Table {
-	return slices.DeleteFunc(all, func(t *Table) bool { return !t.Pending() })
+	return slices.DeleteFunc(all, func(t *Table) bool { return t.Waiting() == 0 })
 }
 
 // streamMsg is the data of a "table" server-sent event.

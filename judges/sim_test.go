@@ -154,6 +154,16 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 	e.Time = time.Now().UTC()
 	e.Position = st.g.Pos.String()
 	st.sent[e.Seq] = time.Now()
+	// The record notes times and infractions as a table's referee does.
+	at := e.Time.Format("15:04:05")
+	switch e.Type {
+	case referee.EventThrow, referee.EventLost, referee.EventThirdSix, referee.EventMove:
+		if n := len(st.g.Actions); n > 0 && st.g.Actions[n-1].Note == "" && st.g.Actions[n-1].Kind != engine.ActComment {
+			st.g.Annotate(at)
+		}
+	case referee.EventInfraction:
+		st.g.Comment(at + " infraction " + e.Rule + " " + e.Colour + ": " + e.Detail)
+	}
 	if st.direct != nil {
 		b, _ := json.Marshal(e)
 		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicEvents, b)

@@ -63,23 +63,72 @@
     }
     if (detail && m.result) {
       var r = document.getElementById("result");
-      if (r) r.replaceWith(fromHTML(m.result));
-      // A verdict is given: its forms are done with.
-      if (m.result.indexOf("v-pending") < 0) {
-        ["certify-form", "reject-form"].forEach(function (id) {
-          var f = document.getElementById(id);
-          if (f) f.remove();
-        });
+      var fresh = fromHTML(m.result);
+      // A verdict being confirmed on this very result stays open.
+      if (r && fresh.getAttribute("data-hash") === r.getAttribute("data-hash") &&
+          fresh.getAttribute("data-verdict") === r.getAttribute("data-verdict") &&
+          r.querySelector("details[open]")) {
+        fresh = null;
+      }
+      if (r && fresh) {
+        r.replaceWith(fresh);
+        fillCSRF(fresh);
       }
     }
     counts();
+  }
+
+  // Forms drawn from the event stream carry no token: the page's is put
+  // in.
+  function fillCSRF(root) {
+    var tok = body.getAttribute("data-csrf");
+    if (!tok) return;
+    root.querySelectorAll('input[name="csrf"]').forEach(function (i) {
+      if (!i.value) i.value = tok;
+    });
+  }
+  fillCSRF(document);
+
+  function flash(msg, ok) {
+    var f = document.getElementById("flash");
+    if (!f) {
+      f = document.createElement("p");
+      f.id = "flash";
+      var top = document.querySelector("header.top");
+      top.parentNode.insertBefore(f, top.nextSibling);
+    }
+    f.className = "flash " + (ok ? "ok" : "err");
+    f.textContent = msg;
   }
 
   if (!window.EventSource) return;
   var es = new EventSource(url);
   // A judge's action is on its way: reloading now would cancel it.
   var submitting = false;
-  document.addEventListener("submit", function () {
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (form.classList.contains("confirm") && window.fetch) {
+      // A verdict is sent from the page, which stays live: the table's
+      // certified result arrives on the stream.
+      ev.preventDefault();
+      fillCSRF(form);
+      var btn = form.querySelector("button");
+      if (btn) btn.disabled = true;
+      fetch(form.action, {
+        method: "POST", credentials: "same-origin",
+        headers: { "X-Parchis-Fetch": "1" },
+        body: new URLSearchParams(new FormData(form)),
+      }).then(function (r) { return r.json(); }).then(function (rep) {
+        flash(rep.message, rep.ok);
+        if (btn) btn.disabled = false;
+        var box = form.closest("details");
+        if (box && rep.ok) box.open = false;
+      }).catch(function () {
+        if (btn) btn.disabled = false;
+        form.submit();
+      });
+      return;
+    }
     submitting = true;
     es.close();
   });
