@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -111,15 +113,27 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, data any
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	p := s.newPage(w, r, "")
 	all := s.store.All()
-	cards := make([]cardView, len(all))
+	tiles := make([]tileCard, len(all))
 	for i, t := range all {
-		cards[i] = viewCard(p.Lang, t, cardFeed)
+		tiles[i] = viewTileCard(p.Lang, t, s.roundOf(t))
 	}
+	sort.SliceStable(tiles, func(i, j int) bool { return lessTile(tiles[i].Tile, tiles[j].Tile) })
+	rounds := map[string]bool{}
+	var roundList []string
+	for _, tc := range tiles {
+		if tc.Round != "" && !rounds[tc.Round] {
+			rounds[tc.Round] = true
+			roundList = append(roundList, tc.Round)
+		}
+	}
+	sort.Strings(roundList)
 	s.render(w, http.StatusOK, "index.html", struct {
 		page
-		Cards   []cardView
+		Tiles   []tileCard
+		Rounds  []string
+		Layout  template.JS
 		Pending pendingData
-	}{p, cards, pendingData{Lang: p.Lang, Tables: pendingTables(all)}})
+	}{p, tiles, roundList, layoutJSON, pendingData{Lang: p.Lang, Tables: pendingTables(all)}})
 }
 
 // tableID returns the store id of the table in the request's path.

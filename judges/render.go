@@ -288,11 +288,15 @@ type streamMsg struct {
 	Result *string `json:"result,omitempty"`
 }
 
-// renderChange renders a change as a server-sent event in lang.
-func (s *Server) renderChange(c Change, lang string) []byte {
+// renderChange renders a change as a server-sent event in lang, for the
+// view a stream asked for.
+func (s *Server) renderChange(c Change, lang, view string) []byte {
 	t, ok := s.store.Get(c.ID)
 	if !ok {
 		return nil
+	}
+	if view == viewTiles {
+		return tileEvent(viewTile(lang, t, s.roundOf(t)))
 	}
 	m := streamMsg{ID: c.ID, Seq: c.Seq}
 	var b bytes.Buffer
@@ -342,6 +346,11 @@ func parseTemplates() (*template.Template, error) {
 		"colourName": colourName,
 		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
 		"defs":       BoardDefs,
+		"emptyTile": func(lang string) tileCard {
+			var b strings.Builder
+			_ = WriteBoard(&b, nil, BoardOpts{Shared: true})
+			return tileCard{Lang: lang, Tile: Tile{Need: NeedLive, Status: "unknown"}, Board: template.HTML(b.String())}
+		},
 	}
 	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
 }

@@ -127,8 +127,11 @@ type Server struct {
 	mux      *http.ServeMux
 	tls      *tls.Config  // nil: plain HTTP
 	streams  atomic.Int64 // open event streams
-	feed     *feed
-	throttle *throttle
+	// streamBytes and streamMsgs count what the event streams sent
+	// (server-sent events, without HTTP's chunk framing).
+	streamBytes, streamMsgs atomic.Int64
+	feed                    *feed
+	throttle                *throttle
 	// timeouts of the web server (set before Serve; tests shorten them)
 	readHeaderTimeout, readTimeout, idleTimeout time.Duration
 

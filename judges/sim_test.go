@@ -66,7 +66,11 @@ func startBroker(t testing.TB, ctx context.Context, event string, tables []strin
 		users = append(users, broadcast.User{Name: "table-" + tb, Password: h, Role: broadcast.RoleTable, Event: event, Table: tb})
 	}
 	addr := freePort(t)
-	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", Users: users, AllowAnonymous: true, Logger: quietLog()})
+	// Every simulated table connects from the loopback: as many as there
+	// are tables, and a few more, may (a venue's tables have their own
+	// addresses).
+	lim := broadcast.Limits{MaxClientsPerAddr: max(broadcast.DefaultLimits.MaxClientsPerAddr, len(tables)+8)}
+	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", Users: users, AllowAnonymous: true, Logger: quietLog(), Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +98,8 @@ type simTable struct {
 	// direct, when set, takes the events and states instead of the
 	// publisher (to fill a dashboard quickly).
 	direct func(topic string, payload []byte)
+	// mism are the sites where the board disagrees with the game.
+	mism []string
 }
 
 // startTable connects a simulated table to the broker and starts a game.
@@ -181,6 +187,7 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 	if e.Type == referee.EventResult {
 		s.Result = e.Result
 	}
+	s.Mismatch = st.mism
 	if st.direct != nil {
 		b, _ := json.Marshal(s)
 		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicState, b)
@@ -242,6 +249,18 @@ func (st *simTable) infraction(rule, site, detail string) uint64 {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.emit(referee.Event{Type: referee.EventInfraction, Colour: st.g.Pos.Turn().String(), Rule: rule, Sites: []string{site}, Detail: detail}, site)
+}
+
+// mismatch reports that the board disagrees at sites (none: it agrees
+// again), as the referee does.
+func (st *simTable) mismatch(sites ...string) uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.mism = sites
+	if len(sites) == 0 {
+		return st.emit(referee.Event{Type: referee.EventResolved}, "")
+	}
+	return st.emit(referee.Event{Type: referee.EventMismatch, Sites: sites}, "")
 }
 
 // finish publishes the result event and the signed result; the lock is

@@ -7,15 +7,16 @@
   var body = document.body;
   var detail = document.querySelector("main.detail");
   var only = detail ? detail.getAttribute("data-table") : "";
-  var url = "/events" + (only ? "?table=" + encodeURIComponent(only) : "");
+  var multi = document.querySelector("main.multi");
+  var url = "/events" + (only ? "?table=" + encodeURIComponent(only) : multi ? "?view=tiles" : "");
   var live = document.getElementById("live");
   var dropped = false;
 
   function counts() {
     var n = document.getElementById("n-tables");
     var off = document.getElementById("n-offline");
-    if (!detail && n) n.textContent = document.querySelectorAll("#tables .card").length;
-    if (!detail && off) off.textContent = document.querySelectorAll("#tables .card.st-offline").length;
+    if (!detail && n) n.textContent = document.querySelectorAll("#tables .tile").length;
+    if (!detail && off) off.textContent = document.querySelectorAll("#tables .tile.st-offline").length;
   }
 
   function fromHTML(html) {
@@ -101,8 +102,191 @@
     f.textContent = msg;
   }
 
+  // The multiboard: tiles drawn from the stream's small JSON deltas.
+  var layout = null;
+  var HEX = { Y: "#f2c200", B: "#1f6fd6", R: "#d62828", G: "#239b3a" };
+  var SVGNS = "http://www.w3.org/2000/svg";
+
+  function svgEl(name, attrs) {
+    var e = document.createElementNS(SVGNS, name);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+
+  // drawPieces puts the pieces of a position (PPN) on a board, as the
+  // server draws them (board.go).
+  function drawPieces(svg, ppn, mismatch, lastSite) {
+    svg.querySelectorAll(".piece, .mismatch, .lastmove").forEach(function (e) { e.remove(); });
+    if (!ppn || !layout) return;
+    var R = layout.r;
+    var placed = { Y: 0, B: 0, R: 0, G: 0 };
+    function piece(site, c, x, y, r) {
+      svg.appendChild(svgEl("circle", { "class": "piece", "data-site": site, "data-colour": c, cx: x, cy: y, r: r,
+        fill: HEX[c], stroke: "#222", "stroke-width": 1.5 }));
+    }
+    var placement = ppn.split(" ")[0];
+    if (placement !== "-") {
+      placement.split(",").forEach(function (entry) {
+        var i = entry.indexOf(":");
+        var site = entry.slice(0, i), cols = entry.slice(i + 1);
+        for (var k = 0; k < cols.length; k++) placed[cols[k]]++;
+        if (site.length === 2 && site[1] === "G" && HEX[site[0]]) {
+          var g = layout.goals[site[0]][cols.length - 1];
+          for (var j = 0; j < cols.length; j++) piece(site, cols[j], g[j][0], g[j][1], R.Goal);
+          return;
+        }
+        var sq = layout.sites[site];
+        if (!sq) return;
+        if (cols.length === 1) {
+          piece(site, cols[0], sq[0], sq[1], R.Piece);
+        } else {
+          var dx = sq[2] ? R.Step : 0, dy = sq[2] ? 0 : R.Step;
+          piece(site, cols[0], sq[0] - dx, sq[1] - dy, R.Pair);
+          piece(site, cols[1], sq[0] + dx, sq[1] + dy, R.Pair);
+        }
+      });
+    }
+    "YBRG".split("").forEach(function (c) {
+      for (var i = 0; i < 4 - placed[c]; i++) {
+        var h = layout.homes[c][i];
+        piece(c + "H", c, h[0], h[1], R.Home);
+      }
+    });
+    (mismatch || []).forEach(function (site) {
+      var sq = layout.sites[site];
+      if (sq) svg.appendChild(svgEl("circle", { "class": "mismatch", cx: sq[0], cy: sq[1], r: 15, fill: "none",
+        stroke: "#e00000", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
+    });
+    var ls = lastSite && layout.sites[lastSite];
+    if (ls) svg.appendChild(svgEl("circle", { "class": "lastmove", cx: ls[0], cy: ls[1], r: 13, fill: "none",
+      stroke: "#00c853", "stroke-width": 3 }));
+  }
+
+  function tileBefore(a, b) {
+    var na = Number(a.getAttribute("data-need")), nb = Number(b.getAttribute("data-need"));
+    if (na !== nb) return na < nb;
+    var ea = a.getAttribute("data-ev"), eb = b.getAttribute("data-ev");
+    if (ea !== eb) return ea < eb;
+    return a.getAttribute("data-tb").localeCompare(b.getAttribute("data-tb"), undefined, { numeric: true }) < 0;
+  }
+
+  // place moves a tile to where the order by need puts it.
+  function place(tile) {
+    var grid = document.getElementById("tables");
+    var tiles = grid.querySelectorAll(".tile");
+    for (var i = 0; i < tiles.length; i++) {
+      if (tiles[i] !== tile && tileBefore(tile, tiles[i])) {
+        if (tiles[i] !== tile.nextElementSibling) grid.insertBefore(tile, tiles[i]);
+        return;
+      }
+    }
+    if (grid.lastElementChild !== tile) grid.appendChild(tile);
+  }
+
+  var filter = "all", round = "";
+  function shown(tile) {
+    var need = Number(tile.getAttribute("data-need"));
+    if (round && tile.getAttribute("data-round") !== round) return false;
+    switch (filter) {
+      case "need": return need <= 2;
+      case "live": return need === 3;
+      case "done": return need === 4;
+    }
+    return true;
+  }
+  function applyFilters() {
+    document.querySelectorAll("#tables .tile").forEach(function (t) { t.hidden = !shown(t); });
+  }
+
+  function updatePending() {
+    var p = document.getElementById("pending");
+    if (!p) return;
+    var waiting = document.querySelectorAll('#tables .tile[data-need="0"]');
+    var ul = p.querySelector("ul"), none = p.querySelector(".none");
+    if (!waiting.length) {
+      if (ul) ul.remove();
+      if (none) none.hidden = false;
+      return;
+    }
+    if (none) none.hidden = true;
+    if (!ul) { ul = document.createElement("ul"); p.appendChild(ul); }
+    ul.textContent = "";
+    waiting.forEach(function (t) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = t.querySelector("a").getAttribute("href");
+      a.textContent = t.querySelector(".name").textContent + " " + t.getAttribute("data-ev");
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" — " + t.querySelector(".why").textContent));
+      ul.appendChild(li);
+    });
+  }
+
+  // What the stream brought, for the judges' tools and the tests: events
+  // and bytes of their data.
+  var seen = window.parchisStream = { tiles: 0, bytes: 0 };
+  var enc = window.TextEncoder ? new TextEncoder() : null;
+
+  function onTile(ev) {
+    seen.tiles++;
+    if (enc) seen.bytes += enc.encode(ev.data).length;
+    var m = JSON.parse(ev.data);
+    var tile = document.getElementById("tile-" + m.id);
+    if (!tile) {
+      var none = document.getElementById("no-tables");
+      if (none) none.remove();
+      tile = document.getElementById("tile-template").content.firstElementChild.cloneNode(true);
+      tile.id = "tile-" + m.id;
+      document.getElementById("tables").appendChild(tile);
+    }
+    if (Number(tile.getAttribute("data-seq")) > m.s && m.k === Number(tile.getAttribute("data-need"))) return;
+    tile.className = "tile need-" + m.k + " st-" + m.st;
+    tile.setAttribute("data-id", m.id);
+    tile.setAttribute("data-need", m.k);
+    tile.setAttribute("data-seq", m.s);
+    tile.setAttribute("data-round", m.rd || "");
+    tile.setAttribute("data-ev", m.ev);
+    tile.setAttribute("data-tb", m.tb);
+    tile.querySelector("a").setAttribute("href", "/t/" + m.ev + "/" + m.tb);
+    var name = tile.querySelector(".name");
+    name.textContent = name.textContent.replace(/\S*$/, m.tb);
+    tile.querySelector(".ev").textContent = m.ev;
+    var rd = tile.querySelector(".rd");
+    rd.textContent = m.rd ? (rd.getAttribute("data-label") || "R") + " " + m.rd : "";
+    var rsel = document.getElementById("round-filter");
+    if (m.rd && rsel && !rsel.querySelector('option[value="' + CSS.escape(m.rd) + '"]')) {
+      var o = document.createElement("option");
+      o.value = o.textContent = m.rd;
+      rsel.appendChild(o);
+    }
+    tile.querySelector(".tu").className = "tu dot" + (m.tu ? " c" + m.tu : "");
+    tile.querySelector(".th").textContent = m.th || "";
+    tile.querySelector(".why").textContent = (m.y || "") + (m.r ? " · " + m.r : "");
+    tile.querySelector(".last").textContent = m.l || "";
+    drawPieces(tile.querySelector("svg.board"), m.p, m.m, m.ls);
+    place(tile);
+    tile.hidden = !shown(tile);
+    updatePending();
+    counts();
+  }
+
+  if (multi) {
+    var lj = document.getElementById("board-layout");
+    if (lj) layout = JSON.parse(lj.textContent);
+    document.querySelectorAll("#filters button").forEach(function (b) {
+      b.addEventListener("click", function () {
+        filter = b.getAttribute("data-filter");
+        document.querySelectorAll("#filters button").forEach(function (x) { x.classList.toggle("on", x === b); });
+        applyFilters();
+      });
+    });
+    var rs = document.getElementById("round-filter");
+    if (rs) rs.addEventListener("change", function () { round = rs.value; applyFilters(); });
+  }
+
   if (!window.EventSource) return;
   var es = new EventSource(url);
+  es.addEventListener("tile", onTile);
   // A judge's action is on its way: reloading now would cancel it.
   var submitting = false;
   document.addEventListener("submit", function (ev) {
