@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -150,12 +151,14 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 	card := viewCard(p.Lang, t, cardFeed)
 	card.CSRF = p.CSRF
 	all := viewCard(p.Lang, t, -1)
+	slices.Reverse(all.Feed)
 	s.render(w, http.StatusOK, "table.html", struct {
 		page
 		Card     cardView
-		History  []entryView
+		Turns    []turnView
 		Position string
-	}{p, card, all.Feed, t.Position})
+		Layout   template.JS
+	}{p, card, groupTurns(all.Feed), t.Position, layoutJSON})
 }
 
 func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {

@@ -31,6 +31,44 @@ type entryView struct {
 	Detail     string
 	Time       string
 	Infraction bool
+	// ColourName is the colour's name; Pos the position after the event
+	// (PPN) and Move the move it made, for the history's stepper.
+	ColourName string
+	Pos, Move  string
+}
+
+// turnView is one turn of the history: the events of one colour's turn.
+type turnView struct {
+	Colour, ColourName string
+	Entries            []entryView
+}
+
+// startsTurn reports whether an event begins a turn: a throw by another
+// colour than the turn's.
+func startsTurn(e entryView, cur string) bool {
+	switch e.Type {
+	case referee.EventThrow, referee.EventRethrow, referee.EventLost, referee.EventThirdSix, referee.EventStart:
+		return e.Colour != "" && e.Colour != cur || e.Type == referee.EventStart
+	}
+	return false
+}
+
+// groupTurns groups a history, oldest first, by turn; events of no colour
+// (a mismatch, a correction) stay in the turn they happened in.
+func groupTurns(entries []entryView) []turnView {
+	var out []turnView
+	for _, e := range entries {
+		cur := ""
+		if len(out) > 0 {
+			cur = out[len(out)-1].Colour
+		}
+		if len(out) == 0 || startsTurn(e, cur) {
+			out = append(out, turnView{Colour: e.Colour, ColourName: e.ColourName})
+		}
+		t := &out[len(out)-1]
+		t.Entries = append(t.Entries, e)
+	}
+	return out
 }
 
 // resultView is a table's result as a page shows it.
@@ -131,7 +169,14 @@ func viewEntry(lang string, e Entry) entryView {
 		}
 		return entryView{Seq: e.Seq, Type: "gap", Label: T(lang, "gap"), Text: txt}
 	}
-	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: Detail(lang, e.Detail)}
+	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: Detail(lang, e.Detail),
+		Pos: e.Position}
+	if e.Colour != "" {
+		v.ColourName = colourName(lang, e.Colour)
+	}
+	if e.Type == referee.EventMove {
+		v.Move = e.Move
+	}
 	if !e.Time.IsZero() {
 		v.Time = e.Time.Local().Format("15:04:05")
 	}
@@ -247,6 +292,12 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	}
 	bo.Shared = true
 	bo.Title = T(lang, "table") + " " + t.Table
+	for i := len(t.Feed) - 1; i >= 0; i-- {
+		if e := t.Feed[i]; e.Type == referee.EventMove && e.Seq <= t.PositionSeq {
+			bo.LastMove = e.Move
+			break
+		}
+	}
 	var board bytes.Buffer
 	_ = WriteBoard(&board, p, bo)
 	v.Board = template.HTML(board.String())

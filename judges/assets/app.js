@@ -55,8 +55,13 @@
         if (none2) none2.remove();
         var li = fromHTML(m.entry);
         li.classList.add("fresh");
-        hist.insertBefore(li, hist.firstChild);
+        appendToTurns(hist, li);
       }
+    }
+    if (detail && stepping) {
+      // The live board changed under the stepper: keep it, show the step.
+      liveBoard = null;
+      show(stepAt);
     }
     if (m.pending) {
       var p = document.getElementById("pending");
@@ -115,7 +120,7 @@
 
   // drawPieces puts the pieces of a position (PPN) on a board, as the
   // server draws them (board.go).
-  function drawPieces(svg, ppn, mismatch, lastSite) {
+  function drawPieces(svg, ppn, mismatch, lastMove) {
     svg.querySelectorAll(".piece, .mismatch, .lastmove").forEach(function (e) { e.remove(); });
     if (!ppn || !layout) return;
     var R = layout.r;
@@ -157,8 +162,12 @@
       if (sq) svg.appendChild(svgEl("circle", { "class": "mismatch", cx: sq[0], cy: sq[1], r: 15, fill: "none",
         stroke: "#e00000", "stroke-width": 2.5, "stroke-dasharray": "4 2" }));
     });
-    var ls = lastSite && layout.sites[lastSite];
-    if (ls) svg.appendChild(svgEl("circle", { "class": "lastmove", cx: ls[0], cy: ls[1], r: 13, fill: "none",
+    // The last move: a ring where it went, a dashed one where it came from.
+    var ends = (lastMove || "").split(/[-x]/);
+    var to = layout.sites[ends[ends.length - 1]], from = ends.length > 1 && layout.sites[ends[0]];
+    if (from) svg.appendChild(svgEl("circle", { "class": "lastmove from", cx: from[0], cy: from[1], r: 13, fill: "none",
+      stroke: "#00c853", "stroke-width": 2, "stroke-dasharray": "3 2" }));
+    if (to) svg.appendChild(svgEl("circle", { "class": "lastmove", cx: to[0], cy: to[1], r: 13, fill: "none",
       stroke: "#00c853", "stroke-width": 3 }));
   }
 
@@ -268,6 +277,90 @@
     tile.hidden = !shown(tile);
     updatePending();
     counts();
+  }
+
+  // The history, grouped by turn: a throw by another colour begins a
+  // turn.
+  var turnStarts = { "throw": 1, "rethrow": 1, "lost": 1, "third-six": 1, "start": 1 };
+  function appendToTurns(hist, li) {
+    var type = (li.className.match(/ev-(\S+)/) || [])[1];
+    var colour = li.getAttribute("data-colour");
+    var turns = hist.querySelectorAll(":scope > li.turn");
+    var cur = turns[turns.length - 1];
+    var curColour = cur ? cur.getAttribute("data-colour") || "" : "";
+    if (!cur || (turnStarts[type] && (type === "start" || (colour && colour !== curColour)))) {
+      cur = document.createElement("li");
+      cur.className = "turn";
+      cur.setAttribute("data-colour", colour || "");
+      var who = document.createElement("span");
+      who.className = "who";
+      var dot = document.createElement("span");
+      dot.className = "dot" + (colour ? " c" + colour : "");
+      who.appendChild(dot);
+      who.appendChild(document.createTextNode(li.getAttribute("data-cname") || "—"));
+      cur.appendChild(who);
+      cur.appendChild(document.createElement("ol")).className = "feed";
+      hist.appendChild(cur);
+    }
+    cur.querySelector("ol").appendChild(li);
+    if (!stepping) hist.parentNode.scrollTop = hist.parentNode.scrollHeight;
+  }
+
+  // The stepper: a click on an event of the history shows the board as
+  // it was after it; ◀ ▶ (or the arrow keys) step, "en directo" returns.
+  var stepping = false, stepAt = -1, liveBoard = null;
+  function mainBoard() { return document.querySelector(".big svg.board"); }
+  function steps() { return Array.prototype.slice.call(document.querySelectorAll("#history li.ev[data-pos]")); }
+  function show(i) {
+    var all = steps();
+    if (!all.length) return;
+    i = Math.max(0, Math.min(all.length - 1, i));
+    var svg = mainBoard();
+    if (!svg) return;
+    if (!stepping || !liveBoard) liveBoard = svg.innerHTML;
+    stepping = true;
+    stepAt = i;
+    body.classList.add("stepping");
+    svg.querySelectorAll(".light").forEach(function (e) { e.remove(); });
+    drawPieces(svg, all[i].getAttribute("data-pos"), [], all[i].getAttribute("data-move"));
+    document.querySelectorAll("#history li.ev.at").forEach(function (e) { e.classList.remove("at"); });
+    all[i].classList.add("at");
+    all[i].scrollIntoView({ block: "nearest" });
+    var at = document.getElementById("step-at");
+    if (at) at.textContent = at.getAttribute("data-label") + " " + all[i].getAttribute("data-seq") + ": " +
+      all[i].querySelector("b").textContent + " " + all[i].querySelector(".txt").textContent;
+  }
+  function backToLive() {
+    var svg = mainBoard();
+    if (svg && liveBoard) svg.innerHTML = liveBoard;
+    stepping = false;
+    liveBoard = null;
+    body.classList.remove("stepping");
+    document.querySelectorAll("#history li.ev.at").forEach(function (e) { e.classList.remove("at"); });
+    var at = document.getElementById("step-at");
+    if (at) at.textContent = "";
+  }
+  if (detail) {
+    var lj2 = document.getElementById("board-layout");
+    if (lj2) layout = JSON.parse(lj2.textContent);
+    var hist0 = document.getElementById("history");
+    if (hist0) {
+      hist0.addEventListener("click", function (ev) {
+        var li = ev.target.closest("li.ev[data-pos]");
+        if (li) show(steps().indexOf(li));
+      });
+      hist0.parentNode.scrollTop = hist0.parentNode.scrollHeight;
+    }
+    var sb = document.getElementById("step-back"), sf = document.getElementById("step-fwd"), sl = document.getElementById("step-live");
+    if (sb) sb.addEventListener("click", function () { show(stepping ? stepAt - 1 : steps().length - 2); });
+    if (sf) sf.addEventListener("click", function () { if (stepping) show(stepAt + 1); });
+    if (sl) sl.addEventListener("click", backToLive);
+    document.addEventListener("keydown", function (ev) {
+      if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+      if (ev.key === "ArrowLeft") show(stepping ? stepAt - 1 : steps().length - 2);
+      else if (ev.key === "ArrowRight" && stepping) show(stepAt + 1);
+      else if (ev.key === "Escape" && stepping) backToLive();
+    });
   }
 
   if (multi) {
