@@ -27,6 +27,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /{$}", s.serveIndex)
 	m.HandleFunc("GET /t/{event}/{table}", s.serveTable)
 	m.HandleFunc("GET /t/{event}/{table}/board.svg", s.serveBoard)
+	m.HandleFunc("GET /t/{event}/{table}/preview", s.servePreview)
 	m.HandleFunc("POST /t/{event}/{table}/{action}", s.serveAction)
 	m.HandleFunc("GET /login", s.serveLogin)
 	m.HandleFunc("POST /login", s.serveLoginPost)
@@ -152,13 +153,17 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 	card.CSRF = p.CSRF
 	all := viewCard(p.Lang, t, -1)
 	slices.Reverse(all.Feed)
+	var eb bytes.Buffer
+	_ = WriteBoard(&eb, t.Pos(), BoardOpts{Shared: true, Title: T(p.Lang, "edit-board")})
 	s.render(w, http.StatusOK, "table.html", struct {
 		page
-		Card     cardView
-		Turns    []turnView
-		Position string
-		Layout   template.JS
-	}{p, card, groupTurns(all.Feed), t.Position, layoutJSON})
+		Card      cardView
+		Turns     []turnView
+		Position  string
+		Layout    template.JS
+		EditBoard template.HTML
+		Dice      []int
+	}{p, card, groupTurns(all.Feed), t.Position, layoutJSON, template.HTML(eb.String()), []int{1, 2, 3, 4, 5, 6}})
 }
 
 func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {

@@ -161,6 +161,8 @@ type boardLayout struct {
 	Homes map[string][4][2]float64                        `json:"homes"`
 	Goals map[string][4][][2]float64                      `json:"goals"`
 	R     struct{ Piece, Home, Pair, Goal, Step float64 } `json:"r"`
+	// Order is every site but the homes, in canonical order (PPN's).
+	Order []string `json:"order"`
 }
 
 // layoutJSON is the board layout for the page's script.
@@ -172,6 +174,9 @@ var layoutJSON = func() template.JS {
 	round := func(f float64) float64 { return math.Round(f*10) / 10 }
 	for s := engine.Site(0); s < engine.NumSites; s++ {
 		c := siteCentre(s)
+		if s.Kind() != engine.Home {
+			l.Order = append(l.Order, s.String())
+		}
 		switch s.Kind() {
 		case engine.Track, engine.Column:
 			h := 0.0
@@ -189,6 +194,7 @@ var layoutJSON = func() template.JS {
 				}
 			}
 			l.Goals[col] = g
+			l.Sites[s.String()] = [3]float64{round(c.x * cell), round(c.y * cell), 0}
 		case engine.Home:
 			var h [4][2]float64
 			for i := 0; i < 4; i++ {

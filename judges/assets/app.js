@@ -363,6 +363,110 @@
     });
   }
 
+  // The correction by picture: the judge edits a copy of the board; the
+  // PPN field follows, and the server says what the engine makes of it and
+  // how it differs from the table's position before it is sent.
+  function editor() {
+    var ed = document.getElementById("editor");
+    var input = document.getElementById("correct-position");
+    if (!ed || !input || !layout) return;
+    var svg = ed.querySelector("svg.board");
+    var send = document.getElementById("correct-send");
+    var fields = { turn: "edit-turn", phase: "edit-phase", sixes: "edit-sixes", last: "edit-last", starter: "edit-starter" };
+    var place = {}, tool = "Y", timer = null;
+
+    function parse(ppn) {
+      var f = ppn.trim().split(" ");
+      place = {};
+      if (f[0] && f[0] !== "-") f[0].split(",").forEach(function (e) {
+        var i = e.indexOf(":");
+        if (i > 0) place[e.slice(0, i)] = e.slice(i + 1);
+      });
+      var set = function (k, v) { if (v !== undefined) document.getElementById(fields[k]).value = v; };
+      set("turn", f[1]); set("phase", f[2]); set("sixes", f[3]); set("last", f[4]); set("starter", f[5]);
+    }
+    function ppn() {
+      var parts = [];
+      layout.order.forEach(function (site) { if (place[site]) parts.push(site + ":" + place[site]); });
+      var v = function (k) { return document.getElementById(fields[k]).value.trim() || "-"; };
+      return [parts.length ? parts.join(",") : "-", v("turn"), v("phase"), v("sixes"), v("last"), v("starter")].join(" ");
+    }
+    function check() {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        fetch(ed.getAttribute("data-preview") + "?position=" + encodeURIComponent(input.value), { credentials: "same-origin" })
+          .then(function (r) { return r.json(); }).then(function (pv) {
+            var verdict = document.getElementById("edit-verdict");
+            verdict.className = "verdict-line " + (pv.ok ? "ok" : "bad");
+            verdict.textContent = pv.ok ? ed.getAttribute("data-valid") : pv.error;
+            var ul = document.getElementById("edit-diff");
+            ul.textContent = "";
+            (pv.diff || []).forEach(function (d) { var li = document.createElement("li"); li.textContent = d; ul.appendChild(li); });
+            var mv = document.getElementById("edit-moves");
+            mv.textContent = pv.moves ? mv.getAttribute("data-label") + ": " + pv.moves : "";
+            send.disabled = !pv.ok;
+            ed.setAttribute("data-checked", input.value);
+          });
+      }, 150);
+    }
+    function draw(fromInput) {
+      if (!fromInput) input.value = ppn();
+      drawPieces(svg, input.value, [], "");
+      check();
+    }
+    // site returns the site under a click: a piece's, or the nearest
+    // square, goal or home.
+    function siteAt(ev) {
+      var s = ev.target.getAttribute && ev.target.getAttribute("data-site");
+      if (s) return s;
+      var pt = svg.createSVGPoint();
+      pt.x = ev.clientX; pt.y = ev.clientY;
+      var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+      var best = "", bd = 15 * 15;
+      for (var k in layout.sites) {
+        var c = layout.sites[k], d = (c[0] - p.x) * (c[0] - p.x) + (c[1] - p.y) * (c[1] - p.y);
+        if (d < bd) { bd = d; best = k; }
+      }
+      return best;
+    }
+    svg.addEventListener("click", function (ev) {
+      var site = siteAt(ev);
+      if (!site || /H$/.test(site) && site.length === 2) return; // a home: its pieces are those not placed
+      var cur = place[site] || "";
+      if (tool === "-") {
+        place[site] = cur.slice(0, -1);
+      } else {
+        var goal = site.length === 2 && site[1] === "G" && "YBRG".indexOf(site[0]) >= 0;
+        if (goal ? cur.length >= 4 : cur.length >= 2) return;
+        place[site] = cur + (goal ? site[0] : tool);
+      }
+      if (!place[site]) delete place[site];
+      draw(false);
+    });
+    ed.querySelectorAll(".tool").forEach(function (b) {
+      b.addEventListener("click", function () {
+        tool = b.getAttribute("data-tool");
+        ed.querySelectorAll(".tool").forEach(function (x) { x.classList.toggle("on", x === b); x.setAttribute("aria-checked", x === b); });
+      });
+    });
+    ed.querySelector('.tool[data-tool="Y"]').classList.add("on");
+    Object.keys(fields).forEach(function (k) {
+      var el = document.getElementById(fields[k]);
+      el.addEventListener("change", function () { draw(false); });
+      el.addEventListener("input", function () { draw(false); });
+    });
+    input.addEventListener("input", function () { parse(input.value); draw(true); });
+    document.getElementById("edit-reset").addEventListener("click", function () {
+      input.value = input.getAttribute("data-table");
+      parse(input.value);
+      draw(true);
+    });
+    parse(input.value);
+    draw(true);
+  }
+
+  if (detail) editor();
+
   if (multi) {
     var lj = document.getElementById("board-layout");
     if (lj) layout = JSON.parse(lj.textContent);
