@@ -24,6 +24,10 @@ const (
 	TopicReply  = "reply"  // the table's answers to commands
 )
 
+// TopicStandings is an event's standings, parchis/v1/<event>/standings,
+// retained, published by the judges' dashboard (docs/feed.md).
+const TopicStandings = "standings"
+
 // Status is the retained status payload, and the last will with Status
 // "offline".
 type Status struct {

@@ -34,6 +34,10 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("POST /logout", s.serveLogout)
 	m.HandleFunc("GET /events", s.serveEvents)
 	m.HandleFunc("GET /api/tables", s.serveAPITables)
+	m.HandleFunc("GET /standings", s.serveStandings)
+	m.HandleFunc("GET /standings.csv", s.serveStandingsCSV)
+	m.HandleFunc("GET /standings/print", s.serveStandingsPrint)
+	m.HandleFunc("POST /tournament/start-round", s.serveStartRound)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	m.HandleFunc("GET /static/{file}", serveStatic)
 	return m
@@ -65,6 +69,8 @@ type page struct {
 	Flash             string
 	FlashOK           bool
 	NTables, NOffline int
+	// Tournament says the dashboard runs one (its standings are linked).
+	Tournament bool
 }
 
 // session returns the request's session, or nil.
@@ -79,7 +85,7 @@ func (s *Server) session(r *http.Request) *session {
 // newPage fills the head's data and remembers a language chosen with
 // ?lang=.
 func (s *Server) newPage(w http.ResponseWriter, r *http.Request, title string) page {
-	p := page{Lang: pickLang(r, s.opts.Lang), Title: title}
+	p := page{Lang: pickLang(r, s.opts.Lang), Title: title, Tournament: s.tour != nil}
 	if l := r.URL.Query().Get("lang"); validLang(l) {
 		http.SetCookie(w, cookie(r, langCookie, l, 365*24*3600))
 	}
@@ -334,6 +340,10 @@ func ParseAction(action string, form url.Values, result *broadcast.Result) (broa
 			return c, &ActionError{Key: "bad-form", Detail: "starter", Err: err}
 		}
 		c.Starter = st.String()
+		c.Round = strings.TrimSpace(form.Get("round"))
+		if len(c.Round) > 40 || strings.ContainsAny(c.Round, "\r\n\"") {
+			return c, &ActionError{Key: "bad-form", Detail: "round"}
+		}
 	default:
 		return c, &ActionError{Key: "bad-form", Detail: "action " + action}
 	}

@@ -65,7 +65,7 @@ func (h *hub) send(c Change) {
 	defer h.mu.Unlock()
 	var byLang map[string][]byte
 	for cl := range h.clients {
-		if cl.table != "" && cl.table != c.ID {
+		if cl.table != "" && cl.table != c.ID || (cl.view == viewStandings) != (c.ID == standingsID) {
 			continue
 		}
 		key := cl.lang + "/" + cl.view
@@ -119,8 +119,9 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	s.streams.Add(1)
 	defer s.streams.Add(-1)
 	view := ""
-	if r.URL.Query().Get("view") == viewTiles {
-		view = viewTiles
+	switch v := r.URL.Query().Get("view"); v {
+	case viewTiles, viewStandings:
+		view = v
 	}
 	cl := &sseClient{lang: pickLang(r, s.opts.Lang), table: r.URL.Query().Get("table"), view: view, ch: make(chan []byte, clientBuffer)}
 	s.hub.add(cl)

@@ -229,6 +229,3 @@ func viewTileCard(lang string, t *Table, round string) tileCard {
 	v.Board = template.HTML(b.String())
 	return v
 }
-
-// roundOf returns the tournament round table t plays, or "".
-func (s *Server) roundOf(t *Table) string { return "" }

@@ -342,6 +342,9 @@ type streamMsg struct {
 // renderChange renders a change as a server-sent event in lang, for the
 // view a stream asked for.
 func (s *Server) renderChange(c Change, lang, view string) []byte {
+	if c.ID == standingsID {
+		return []byte("event: standings\ndata: {}\n\n")
+	}
 	t, ok := s.store.Get(c.ID)
 	if !ok {
 		return nil
@@ -397,6 +400,7 @@ func parseTemplates() (*template.Template, error) {
 		"colourName": colourName,
 		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
 		"defs":       BoardDefs,
+		"add":        func(a, b int) int { return a + b },
 		"emptyTile": func(lang string) tileCard {
 			var b strings.Builder
 			_ = WriteBoard(&b, nil, BoardOpts{Shared: true})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/tournament"
 )
 
 // Defaults of Opts.
@@ -84,6 +85,10 @@ type Opts struct {
 	// ReplyTimeout bounds the wait for a table's reply to a command;
 	// DefaultTimeout when 0.
 	ReplyTimeout time.Duration
+	// Tournament, when set, is the tournament the dashboard runs: its
+	// standings are fed by the certified results of its event's tables
+	// and published retained on parchis/v1/<event>/standings.
+	Tournament *tournament.Event
 	// Logger receives the dashboard's logs; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -132,6 +137,7 @@ type Server struct {
 	streamBytes, streamMsgs atomic.Int64
 	feed                    *feed
 	throttle                *throttle
+	tour                    *tour // nil without a tournament
 	// timeouts of the web server (set before Serve; tests shorten them)
 	readHeaderTimeout, readTimeout, idleTimeout time.Duration
 
@@ -212,6 +218,9 @@ func New(opts Opts) (*Server, error) {
 		return nil, err
 	}
 	s.tmpl = t
+	if opts.Tournament != nil {
+		s.tour = newTour(opts.Tournament)
+	}
 	s.hub = newHub(s.renderChange)
 	s.feed = newFeed(s)
 	s.mux = s.routes()

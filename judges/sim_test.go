@@ -100,6 +100,8 @@ type simTable struct {
 	direct func(topic string, payload []byte)
 	// mism are the sites where the board disagrees with the game.
 	mism []string
+	// round is the round the judges' last new-game named.
+	round string
 }
 
 // startTable connects a simulated table to the broker and starts a game.
@@ -149,6 +151,9 @@ func (st *simTable) newGame(players map[string]string, starter engine.Colour) ui
 		engine.Tag{Key: "Table", Value: st.table},
 		engine.Tag{Key: "Yellow", Value: players["Y"]}, engine.Tag{Key: "Blue", Value: players["B"]},
 		engine.Tag{Key: "Red", Value: players["R"]}, engine.Tag{Key: "Green", Value: players["G"]})
+	if st.round != "" {
+		st.g.SetTag("Round", st.round)
+	}
 	st.seq, st.throw, st.result = 0, "", nil
 	return st.emit(referee.Event{Type: referee.EventStart, Colour: starter.String()}, "")
 }
@@ -276,6 +281,25 @@ func (st *simTable) finish(w engine.Pair) {
 	_ = st.pub.Result(r)
 }
 
+// endWith ends the game at once in a final position (PPN), as a game set
+// up at its end: its record replays to it, and its result is published.
+func (st *simTable) endWith(ppn string) {
+	p, err := engine.ParsePPN(ppn)
+	if err != nil {
+		panic(err)
+	}
+	w, over := p.Winner()
+	if !over {
+		panic("not a final position: " + ppn)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.g = engine.NewGame(p, st.g.Tags...)
+	st.g.SetTag("Setup", ppn)
+	st.g.SetTag("Result", w.String())
+	st.finish(w)
+}
+
 // playToEnd plays the game out; every game ends with a winning pair
 // (RULES.md §9).
 func (st *simTable) playToEnd() {
@@ -331,6 +355,9 @@ func (st *simTable) serve(ctx context.Context) {
 				_ = req.Answer(seq, nil)
 			case broadcast.CmdNewGame:
 				starter, _ := engine.ParseColour(c.Starter)
+				st.mu.Lock()
+				st.round = c.Round
+				st.mu.Unlock()
 				_ = req.Answer(st.newGame(c.Players, starter), nil)
 			}
 		}

@@ -8,7 +8,8 @@
   var detail = document.querySelector("main.detail");
   var only = detail ? detail.getAttribute("data-table") : "";
   var multi = document.querySelector("main.multi");
-  var url = "/events" + (only ? "?table=" + encodeURIComponent(only) : multi ? "?view=tiles" : "");
+  var standingsPage = document.querySelector("main.standings-page");
+  var url = "/events" + (only ? "?table=" + encodeURIComponent(only) : multi ? "?view=tiles" : standingsPage ? "?view=standings" : "");
   var live = document.getElementById("live");
   var dropped = false;
 
@@ -484,6 +485,8 @@
   if (!window.EventSource) return;
   var es = new EventSource(url);
   es.addEventListener("tile", onTile);
+  // A result certified: the standings are drawn again.
+  es.addEventListener("standings", function () { if (!submitting) location.reload(); });
   // A judge's action is on its way: reloading now would cancel it.
   var submitting = false;
   document.addEventListener("submit", function (ev) {
