@@ -116,6 +116,7 @@ func (f *feed) handle(topic string, payload []byte) {
 		f.s.hub.publish(ch)
 		if ch.Result {
 			f.s.noteResult(ch.ID)
+			f.s.keepResult(ch.ID)
 		}
 	}
 }

@@ -34,6 +34,10 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("POST /logout", s.serveLogout)
 	m.HandleFunc("GET /events", s.serveEvents)
 	m.HandleFunc("GET /api/tables", s.serveAPITables)
+	m.HandleFunc("GET /archive", s.serveArchive)
+	m.HandleFunc("GET /archive.zip", s.serveArchiveZip)
+	m.HandleFunc("GET /archive/g/{name}", s.serveArchiveGame)
+	m.HandleFunc("GET /archive/f/{name}", s.serveArchiveFile)
 	m.HandleFunc("GET /standings", s.serveStandings)
 	m.HandleFunc("GET /standings.csv", s.serveStandingsCSV)
 	m.HandleFunc("GET /standings/print", s.serveStandingsPrint)
@@ -69,8 +73,9 @@ type page struct {
 	Flash             string
 	FlashOK           bool
 	NTables, NOffline int
-	// Tournament says the dashboard runs one (its standings are linked).
-	Tournament bool
+	// Tournament says the dashboard runs one (its standings are linked);
+	// Archive that it keeps an archive.
+	Tournament, Archive bool
 }
 
 // session returns the request's session, or nil.
@@ -85,7 +90,7 @@ func (s *Server) session(r *http.Request) *session {
 // newPage fills the head's data and remembers a language chosen with
 // ?lang=.
 func (s *Server) newPage(w http.ResponseWriter, r *http.Request, title string) page {
-	p := page{Lang: pickLang(r, s.opts.Lang), Title: title, Tournament: s.tour != nil}
+	p := page{Lang: pickLang(r, s.opts.Lang), Title: title, Tournament: s.tour != nil, Archive: s.archive != nil}
 	if l := r.URL.Query().Get("lang"); validLang(l) {
 		http.SetCookie(w, cookie(r, langCookie, l, 365*24*3600))
 	}

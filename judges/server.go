@@ -89,6 +89,10 @@ type Opts struct {
 	// standings are fed by the certified results of its event's tables
 	// and published retained on parchis/v1/<event>/standings.
 	Tournament *tournament.Event
+	// Archive, when set, is the club archive's folder: every result
+	// received is kept there (its record, YYYY-MM-DD_<table>_<n>.txt, and
+	// the result beside it), and the archive page lists its records.
+	Archive string
 	// Logger receives the dashboard's logs; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -137,7 +141,8 @@ type Server struct {
 	streamBytes, streamMsgs atomic.Int64
 	feed                    *feed
 	throttle                *throttle
-	tour                    *tour // nil without a tournament
+	tour                    *tour    // nil without a tournament
+	archive                 *archive // nil without an archive
 	// timeouts of the web server (set before Serve; tests shorten them)
 	readHeaderTimeout, readTimeout, idleTimeout time.Duration
 
@@ -220,6 +225,13 @@ func New(opts Opts) (*Server, error) {
 	s.tmpl = t
 	if opts.Tournament != nil {
 		s.tour = newTour(opts.Tournament)
+	}
+	if opts.Archive != "" {
+		a, err := newArchive(opts.Archive)
+		if err != nil {
+			return nil, err
+		}
+		s.archive = a
 	}
 	s.hub = newHub(s.renderChange)
 	s.feed = newFeed(s)

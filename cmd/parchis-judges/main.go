@@ -8,6 +8,7 @@
 //	parchis-judges [-broker URL] [-addr HOST:PORT] [-lang es|en]
 //	               [-mqtt-user U -mqtt-password P] [-judges FILE]
 //	               [-demo-key FILE] [-table-keys FILE] [-tournament FILE]
+//	               [-archive DIR]
 //	parchis-judges hash-password        (reads a password on stdin; the
 //	                                    same command as parchisd hash-password)
 //
@@ -64,6 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.DemoKeyFile, "demo-key", "", "file that keeps the demo judge's key, made on first use (default: a new key at each start)")
 	fs.StringVar(&o.CertFile, "cert", "", "PEM certificate to serve HTTPS (with -key); judges' cookies are then Secure")
 	fs.StringVar(&o.KeyFile, "key", "", "PEM key of -cert")
+	fs.StringVar(&o.Archive, "archive", "", "folder of the club's archive: every result received is kept there, and /archive lists it")
 	tourFile := fs.String("tournament", "", "tournament file (YAML, or CSV when named .csv): pairs, players, clubs and rounds; see docs/tournament.md")
 	tableKeysFile := fs.String("table-keys", "", "file of the tables' public keys: EVENT/TABLE KEY a line (results signed by another key cannot be certified)")
 	if st := cli.Parse(fs, args, 2); st >= 0 {

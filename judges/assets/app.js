@@ -6,6 +6,7 @@
   "use strict";
   var body = document.body;
   var detail = document.querySelector("main.detail");
+  var archivePage = document.querySelector("main.archive-game");
   var only = detail ? detail.getAttribute("data-table") : "";
   var multi = document.querySelector("main.multi");
   var standingsPage = document.querySelector("main.standings-page");
@@ -326,7 +327,7 @@
     drawPieces(svg, all[i].getAttribute("data-pos"), [], all[i].getAttribute("data-move"));
     document.querySelectorAll("#history li.ev.at").forEach(function (e) { e.classList.remove("at"); });
     all[i].classList.add("at");
-    all[i].scrollIntoView({ block: "nearest" });
+    all[i].scrollIntoView({ block: "center" });
     var at = document.getElementById("step-at");
     if (at) at.textContent = at.getAttribute("data-label") + " " + all[i].getAttribute("data-seq") + ": " +
       all[i].querySelector("b").textContent + " " + all[i].querySelector(".txt").textContent;
@@ -341,7 +342,7 @@
     var at = document.getElementById("step-at");
     if (at) at.textContent = "";
   }
-  if (detail) {
+  if (detail || archivePage) {
     var lj2 = document.getElementById("board-layout");
     if (lj2) layout = JSON.parse(lj2.textContent);
     var hist0 = document.getElementById("history");
@@ -482,7 +483,7 @@
     if (rs) rs.addEventListener("change", function () { round = rs.value; applyFilters(); });
   }
 
-  if (!window.EventSource) return;
+  if (!window.EventSource || archivePage || document.querySelector("main.archive-list")) return;
   var es = new EventSource(url);
   es.addEventListener("tile", onTile);
   // A result certified: the standings are drawn again.
