@@ -287,8 +287,13 @@ func (s *Server) serveArchiveGame(w http.ResponseWriter, r *http.Request) {
 			}
 		} else {
 			e.Type, e.Label = "comment", "·"
+			e.Text = commentText(p.Lang, strings.TrimSpace(strings.TrimPrefix(text, ";")))
 			if strings.Contains(text, "infraction ") {
 				e.Infraction = true
+				e.Label = T(p.Lang, "event.infraction")
+			}
+			if strings.Contains(text, "judge set ") {
+				e.Label = T(p.Lang, "event.correction")
 			}
 		}
 		entries = append(entries, e)
@@ -383,4 +388,53 @@ func (s *Server) keepResult(id string) {
 	if err := s.archive.keep(t.Result); err != nil {
 		s.log.Error("judges: archive", "table", id, "err", err)
 	}
+}
+
+// commentText says a record's comment line in lang: an infraction
+// ("HH:MM:SS infraction RULE COLOUR [MOVE]: DETAIL") or a judge's
+// correction ("judge set PPN by NAME at HH:MM:SS") in words; any other
+// comment as it is.
+func commentText(lang, note string) string {
+	if rest, ok := strings.CutPrefix(note, "judge set "); ok {
+		f := strings.Fields(rest)
+		if len(f) >= 6 {
+			ppn, by := strings.Join(f[:6], " "), strings.Join(f[6:], " ")
+			if name, at, ok := strings.Cut(strings.TrimPrefix(by, "by "), " at "); ok {
+				return ppn + " — " + T(lang, "by") + " " + name + ", " + at
+			}
+			return ppn + " " + by
+		}
+		return note
+	}
+	at := ""
+	if w, rest, ok := strings.Cut(note, " "); ok && len(w) == 8 && w[2] == ':' {
+		at, note = w, rest
+	}
+	rest, ok := strings.CutPrefix(note, "infraction ")
+	if !ok {
+		if at != "" {
+			return at + " " + note
+		}
+		return note
+	}
+	head, detail, _ := strings.Cut(rest, ": ")
+	f := strings.Fields(head)
+	var parts []string
+	if at != "" {
+		parts = append(parts, at)
+	}
+	if len(f) > 0 {
+		parts = append(parts, T(lang, "rule."+f[0]))
+	}
+	if len(f) > 1 {
+		parts = append(parts, colourName(lang, f[1]))
+	}
+	if len(f) > 2 {
+		parts = append(parts, f[2])
+	}
+	out := strings.Join(parts, " · ")
+	if detail != "" {
+		out += ": " + Detail(lang, detail)
+	}
+	return out
 }

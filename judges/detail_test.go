@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/tournament"
 )
 
 // sourceSentences returns the sentences the referee, the rules engine and
@@ -216,7 +218,23 @@ func TestDetailSpanish(t *testing.T) {
 // refused command's message, and checks that none of the English
 // sentences, nor any English text of the catalogue, shows.
 func TestSpanishPagesHaveNoEnglish(t *testing.T) {
-	srv, err := New(Opts{Logger: quietLog()})
+	f, err := os.Open("../tournament/testdata/liga.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := tournament.Parse(f, "liga.yaml")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Event = "local"
+	dir := t.TempDir()
+	rec, _ := playedGame(t, 3, "2026.05.01", "1", [4]string{"Ana", "Bea", "Carla", "Dani"})
+	rec = append(rec, "; 10:00:00 infraction touched-piece Y: the piece lifted from 12 must be the one played\n"...)
+	if err := os.WriteFile(filepath.Join(dir, "2026-05-01_1_1.txt"), rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Opts{Logger: quietLog(), Tournament: ev, Archive: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +267,7 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 	if _, _, err := st.Apply("parchis/v1/local/1/result", mustJSON(t, r)); err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{"/", "/t/local/1"} {
+	for _, path := range []string{"/", "/t/local/1", "/standings", "/standings/print", "/archive", "/archive/g/2026-05-01_1_1.txt"} {
 		rec := httptest.NewRecorder()
 		srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 		if rec.Code != http.StatusOK {
@@ -269,6 +287,9 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		if path == "/t/local/1" && !strings.Contains(page, "tiene más de 4 fichas") {
 			t.Errorf("%s: the Spanish details are not on the page", path)
 		}
+		if strings.HasPrefix(path, "/archive/g/") && !strings.Contains(page, "Ficha tocada · Amarillo: la ficha levantada de 12 es la que se juega") {
+			t.Errorf("%s: the record's infraction is not said in Spanish", path)
+		}
 	}
 	if got := actionMessage(LangES, &ActionError{Key: "table-said", Detail: tableAnswers[0]}); strings.Contains(got, "not one of") {
 		t.Errorf("refused command said in English: %q", got)
@@ -283,7 +304,7 @@ func htmlText(s string) string {
 
 var _ = fmt.Sprint
 
-func mustJSON(t *testing.T, v any) []byte {
+func mustJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"os"
+	"strconv"
 	"reflect"
 	"strings"
 	"testing"
@@ -195,3 +196,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkStandings ranks 200 pairs after 9 Swiss rounds (900 results):
+// the dashboard does it at every certification.
+func BenchmarkStandings(b *testing.B) {
+	e := &Event{Event: "open", Win: 1, NumRounds: 9, Draw: DrawSwiss}
+	for i := range 200 {
+		e.Pairs = append(e.Pairs, Pair{ID: "P" + itoa(i), Players: [2]string{"a", "b"}})
+	}
+	for i := range 100 {
+		e.Tables = append(e.Tables, itoa(i+1))
+	}
+	var results []Result
+	for r := 1; r <= 9; r++ {
+		games, err := e.DrawRound(r, results)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := e.AddRound(games); err != nil {
+			b.Fatal(err)
+		}
+		for i, g := range games {
+			w := "YR"
+			if (i+r)%3 == 0 {
+				w = "BG"
+			}
+			results = append(results, Result{Round: r, Table: g.Table, Winner: w, GoalYR: 8, GoalBG: i % 8})
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if st, errs := e.Standings(results); len(st) != 200 || len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
