@@ -2,8 +2,8 @@ package tournament
 
 import (
 	"os"
-	"strconv"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
