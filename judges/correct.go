@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/spanish"
 )
 
 // A correction by picture: the judge edits the drawn board on the table's
@@ -47,7 +48,7 @@ func occupantsText(lang string, p *engine.Position, s engine.Site) string {
 // pieceName says a piece's colour, as a piece is named.
 func pieceName(lang string, c engine.Colour) string {
 	if lang == LangES {
-		return pieceAdjective[c.String()]
+		return spanish.PieceAdjective(c.String())
 	}
 	return strings.ToLower(T(lang, "colour."+c.String()))
 }

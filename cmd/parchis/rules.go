@@ -12,6 +12,7 @@ import (
 
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/termboard"
 )
 
@@ -220,7 +221,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	g, err := engine.ReadRecordFunc(r, after)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchis replay: %s: %v\n", fs.Arg(0), err)
+		fmt.Fprintf(stderr, "parchis replay: %s: %s\n", fs.Arg(0), say(lang, err.Error()))
 		return statusOf(err)
 	}
 	fmt.Fprintln(stdout, g.Pos.String())
@@ -230,6 +231,16 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", lang.Pick("result", "resultado"), result)
 	return exitOK
+}
+
+// say is an English sentence of the engine or a table in lang.
+func say(lang termboard.Lang, s string) string {
+	if lang == termboard.Spanish {
+		if es, ok := spanish.Say(s); ok {
+			return es
+		}
+	}
+	return s
 }
 
 func runSelfPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -167,6 +167,8 @@ func TestReplay_Spanish(t *testing.T) {
 	testRun(t, []runCase{
 		{"result", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\n", 0, "5:Y B throw 0 - Y\nresultado: *\n", ""},
 		{"no file", []string{"replay"}, "", 2, "", "falta un FICHERO"},
+		{"illegal line", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\nB 3 -\nR 2 -\nG 1 -\nY 5 5-10\n", 1, "",
+			"línea 15: «Y 5 5-10»: movimiento ilegal 5-10: con un 5 y fichas en casa, hay que sacar ficha (must-exit, reglamento §4)"},
 	})
 }
 

@@ -85,7 +85,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	check := func(err error, ok string) {
 		if err != nil {
 			failed++
-			fmt.Fprintf(stdout, "%s %v\n", lang.Pick("FAIL", "FALLO"), err)
+			fmt.Fprintf(stdout, "%s %s\n", lang.Pick("FAIL", "FALLO"), say(lang, err.Error()))
 			return
 		}
 		fmt.Fprintf(stdout, "%s   %s\n", lang.Pick("ok", "bien"), ok)
@@ -187,7 +187,7 @@ func verifySaved(name, recordFile string, sg *table.SavedGame, lang termboard.La
 	check := func(err error, ok string) {
 		if err != nil {
 			failed++
-			fmt.Fprintf(stdout, "%s %v\n", lang.Pick("FAIL", "FALLO"), err)
+			fmt.Fprintf(stdout, "%s %s\n", lang.Pick("FAIL", "FALLO"), say(lang, err.Error()))
 			return
 		}
 		fmt.Fprintf(stdout, "%s   %s\n", lang.Pick("ok", "bien"), ok)
