@@ -126,7 +126,9 @@ func runPositionCommand(name, argNames, about, example string, nargs int, do fun
 		}
 		out, err := do(args)
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis %s: %v\n", name, err)
+			// The rules' reasons in the locale's language (a batch's
+			// "error: REASON" lines stay as they are, for tools).
+			fmt.Fprintf(stderr, "parchis %s: %s\n", name, say(termboard.LocaleLang(), err.Error()))
 			return statusOf(err)
 		}
 		if out == "" && none != nil {

@@ -167,6 +167,8 @@ func TestReplay_Spanish(t *testing.T) {
 	testRun(t, []runCase{
 		{"result", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\n", 0, "5:Y B throw 0 - Y\nresultado: *\n", ""},
 		{"no file", []string{"replay"}, "", 2, "", "falta un FICHERO"},
+		{"an illegal move said in Spanish", []string{"play", "5:Y Y 3 0 - Y", "5-9"}, "", 1, "", "movimiento ilegal 5-9: de 5 a 9 hay 4 casillas y la cuenta es 3"},
+		{"a bad position said in Spanish", []string{"moves", "5:Y Q 3 0 - Y"}, "", 2, "", "posición no válida: campo 2 (turno)"},
 		{"illegal line", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\nB 3 -\nR 2 -\nG 1 -\nY 5 5-10\n", 1, "",
 			"línea 15: «Y 5 5-10»: movimiento ilegal 5-10: con un 5 y fichas en casa, hay que sacar ficha (must-exit, reglamento §4)"},
 	})
@@ -301,4 +303,13 @@ func TestEveryCommandHelp_OnStdout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMain runs the tests in an English locale, whatever the machine's:
+// the tests that check Spanish set it themselves (setLang).
+func TestMain(m *testing.M) {
+	os.Setenv("LC_ALL", "")
+	os.Setenv("LC_MESSAGES", "")
+	os.Setenv("LANG", "C")
+	os.Exit(m.Run())
 }
