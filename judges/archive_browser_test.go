@@ -50,7 +50,10 @@ func TestBrowser_Archive(t *testing.T) {
 		return len(f) == 2
 	})
 	// A judge certifies table 1's: the archive keeps the verdict.
-	tb, _ := srv.Store().Get("club/1")
+	tb, ok := srv.Store().Get("club/1")
+	if !ok || tb.Result == nil {
+		t.Fatal("table 1's result is not on the dashboard")
+	}
 	if err := srv.act(ctx, srv.judges[DemoJudgeName], tb, broadcast.CmdCertify, url.Values{"record": {tb.Result.RecordSHA256}}); err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestBrowser_CorrectionByPicture(t *testing.T) {
 			break
 		}
 	}
-	waitFor(t, "the position on the dashboard", 10*time.Second, func() bool { tb, _ := srv.Store().Get("local/1"); return tb.Position == pos.String() })
+	waitFor(t, "the position on the dashboard", 10*time.Second, func() bool { tb, ok := srv.Store().Get("local/1"); return ok && tb.Position == pos.String() })
 	from := yellowAlone(&pos)
 	if from == engine.NoSite {
 		t.Fatalf("no yellow piece alone on a square in %s", pos.String())

@@ -124,8 +124,8 @@ func TestBrowser_Tournament(t *testing.T) {
 			st := sims[r.Table]
 			st.endWith(finalPosition(r))
 			waitFor(t, "the result of table "+r.Table, 10*time.Second, func() bool {
-				tb, _ := srv.Store().Get("liga/" + r.Table)
-				return tb.Pending()
+				tb, ok := srv.Store().Get("liga/" + r.Table)
+				return ok && tb.Pending()
 			})
 			if tb, _ := srv.Store().Get("liga/" + r.Table); tb.ResultProblem != "" {
 				t.Fatalf("table %s: %s", r.Table, tb.ResultProblem)
