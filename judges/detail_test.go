@@ -291,6 +291,14 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 			t.Errorf("%s: the record's infraction is not said in Spanish", path)
 		}
 	}
+	// The same pages in English render too.
+	for _, path := range []string{"/", "/t/local/1", "/standings", "/standings/print", "/standings.csv", "/archive", "/archive/g/2026-05-01_1_1.txt", "/archive.zip"} {
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path+"?lang=en", nil))
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s in English: %d", path, rec.Code)
+		}
+	}
 	if got := actionMessage(LangES, &ActionError{Key: "table-said", Detail: tableAnswers[0]}); strings.Contains(got, "not one of") {
 		t.Errorf("refused command said in English: %q", got)
 	}
