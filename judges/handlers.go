@@ -128,7 +128,8 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	all := s.store.All()
 	tiles := make([]tileCard, len(all))
 	for i, t := range all {
-		tiles[i] = viewTileCard(p.Lang, t, s.roundOf(t))
+		round, pairs := s.roundOf(t)
+		tiles[i] = viewTileCard(p.Lang, t, round, pairs)
 	}
 	sort.SliceStable(tiles, func(i, j int) bool { return lessTile(tiles[i].Tile, tiles[j].Tile) })
 	rounds := map[string]bool{}

@@ -61,8 +61,10 @@ type Tile struct {
 	LastSite string `json:"ls,omitempty"`
 	// Winner is the winning pair's name once the game is over.
 	Winner string `json:"r,omitempty"`
-	// Round is the tournament round the table plays, if known.
+	// Round is the tournament round the table plays, if known, and
+	// Pairs the pairs of its game there.
 	Round string `json:"rd,omitempty"`
+	Pairs string `json:"pp,omitempty"`
 }
 
 // needOf says what a table needs, and why in lang.
@@ -79,7 +81,9 @@ func needOf(lang string, t *Table) (int, string) {
 	case t.Offline():
 		return NeedOffline, T(lang, "offline")
 	}
-	if p := t.Pos(); p != nil && p.Phase() == engine.PhaseEnd || t.Result != nil {
+	// Finished: the game is over (a judged result of a game since replaced
+	// by a new one is not).
+	if p := t.Pos(); p != nil && p.Phase() == engine.PhaseEnd || p == nil && t.Result != nil {
 		return NeedFinished, T(lang, "need.finished")
 	}
 	return NeedLive, ""
@@ -97,9 +101,9 @@ func recentInfractions(t *Table) int {
 }
 
 // viewTile builds a table's tile in lang.
-func viewTile(lang string, t *Table, round string) Tile {
+func viewTile(lang string, t *Table, round, pairs string) Tile {
 	v := Tile{ID: t.ID(), Event: t.Event, Table: t.Table, Seq: t.LastSeq, Pos: t.Position, Status: t.Status,
-		Infractions: t.Infractions(), Waiting: t.Waiting(), Round: round}
+		Infractions: t.Infractions(), Waiting: t.Waiting(), Round: round, Pairs: pairs}
 	if v.Status == "" {
 		v.Status = "unknown"
 	}
@@ -219,8 +223,8 @@ type tileCard struct {
 }
 
 // viewTileCard builds a tile with its board drawn.
-func viewTileCard(lang string, t *Table, round string) tileCard {
-	v := tileCard{Tile: viewTile(lang, t, round), Lang: lang}
+func viewTileCard(lang string, t *Table, round, pairs string) tileCard {
+	v := tileCard{Tile: viewTile(lang, t, round, pairs), Lang: lang}
 	var o BoardOpts
 	o.Shared, o.Title = true, T(lang, "table")+" "+t.Table
 	o.Mismatch = v.Mismatch

@@ -38,16 +38,20 @@ func TestNeedOf(t *testing.T) {
 	off := fullTable(t)
 	off.Status = "offline"
 	done := fullTable(t)
+	done.Position = "YG:YYYY,BG:B,RG:RRRR R end 0 - Y"
 	done.Result = &broadcast.Result{Result: "YR", Certification: &broadcast.Certification{Verdict: broadcast.VerdictCertified}}
+	// A judged result stays retained while the next game is played.
+	next := fullTable(t)
+	next.Result = done.Result
 	for _, c := range []struct {
 		t    *Table
 		want int
-	}{{pending, NeedCertify}, {mism, NeedCheck}, {repeated, NeedCheck}, {off, NeedOffline}, {live, NeedLive}, {done, NeedFinished}} {
+	}{{pending, NeedCertify}, {mism, NeedCheck}, {repeated, NeedCheck}, {off, NeedOffline}, {live, NeedLive}, {next, NeedLive}, {done, NeedFinished}} {
 		if got, why := needOf(LangES, c.t); got != c.want {
 			t.Errorf("need %d (%s), want %d", got, why, c.want)
 		}
 	}
-	tile := viewTile(LangES, live, "2")
+	tile := viewTile(LangES, live, "2", "")
 	if tile.Pos == "" || tile.LastSite != "5" || tile.Round != "2" || len(tileEvent(tile)) > 1024 {
 		t.Errorf("tile %+v (%d bytes)", tile, len(tileEvent(tile)))
 	}
@@ -60,7 +64,7 @@ func BenchmarkTileEvent(b *testing.B) {
 	b.ReportAllocs()
 	var n int
 	for b.Loop() {
-		n = len(tileEvent(viewTile(LangES, t, "3")))
+		n = len(tileEvent(viewTile(LangES, t, "3", "Los Dados – Barrera")))
 	}
 	b.ReportMetric(float64(n), "bytes/event")
 }

@@ -350,7 +350,8 @@ func (s *Server) renderChange(c Change, lang, view string) []byte {
 		return nil
 	}
 	if view == viewTiles {
-		return tileEvent(viewTile(lang, t, s.roundOf(t)))
+		round, pairs := s.roundOf(t)
+		return tileEvent(viewTile(lang, t, round, pairs))
 	}
 	m := streamMsg{ID: c.ID, Seq: c.Seq}
 	var b bytes.Buffer

@@ -196,14 +196,22 @@ func (s *Server) publishStandings() {
 	s.hub.publish(Change{ID: standingsID})
 }
 
-// roundOf returns the tournament round table t plays, or "".
-func (s *Server) roundOf(t *Table) string {
+// roundOf returns the tournament round table t plays and the pairs of
+// its game there ("Los Dados – Barrera", Yellow and Red first), or "".
+func (s *Server) roundOf(t *Table) (round, pairs string) {
 	if s.tour == nil {
-		return ""
+		return "", ""
 	}
 	s.tour.mu.Lock()
 	defer s.tour.mu.Unlock()
-	return s.tour.tables[t.ID()]
+	round = s.tour.tables[t.ID()]
+	n, _ := strconv.Atoi(round)
+	if g, ok := s.tour.ev.Game(n, t.Table); ok {
+		yr, _ := s.tour.ev.Pair(g.YR)
+		bg, _ := s.tour.ev.Pair(g.BG)
+		pairs = yr.Label() + " – " + bg.Label()
+	}
+	return round, pairs
 }
 
 // standingsPage is the data of the standings pages.

@@ -116,6 +116,23 @@ func TestBrowser_Tournament(t *testing.T) {
 				return st.round == rs && st.players["Y"] == want["Y"] && st.players["B"] == want["B"] && st.players["R"] == want["R"] && st.players["G"] == want["G"]
 			})
 		}
+		// The multiboard names each table's round and pairs, and filters
+		// by round.
+		if round == 2 {
+			b.Navigate(ctx, t, base+"/")
+			b.WaitJS(ctx, t, `document.getElementById("tile-liga/1").getAttribute("data-round") === "2" && document.querySelector('#round-filter option[value="2"]')`, browsertest.WaitLong)
+			var pairs string
+			_ = b.Eval(ctx, `document.querySelector('#tile-liga\\/3 .pairs').textContent`, &pairs)
+			if pairs != "La Meta – Ficha Tocada" {
+				t.Errorf("table 3 in round 2 shows the pairs %q", pairs)
+			}
+			var needs []string
+			_ = b.Eval(ctx, `Array.from(document.querySelectorAll("#tables .tile")).map(function (t) { return t.getAttribute("data-need"); })`, &needs)
+			if strings.Join(needs, " ") != "3 3 3 3" {
+				t.Errorf("round 2 just started: tiles' needs %v, want four live games", needs)
+			}
+			b.Screenshot(ctx, t, filepath.Join(shots, "tournament-multiboard.png"))
+		}
 		// The games end; the judge certifies each result on its page.
 		for _, r := range ligaResults {
 			if r.Round != round {

@@ -274,6 +274,8 @@
     tile.querySelector(".th").textContent = m.th || "";
     tile.querySelector(".why").textContent = (m.y || "") + (m.r ? " · " + m.r : "");
     tile.querySelector(".last").textContent = m.l || "";
+    var pp = tile.querySelector(".pairs");
+    if (pp) pp.textContent = m.pp || "";
     drawPieces(tile.querySelector("svg.board"), m.p, m.m, m.ls);
     place(tile);
     tile.hidden = !shown(tile);
