@@ -351,7 +351,20 @@ func (s *Server) renderChange(c Change, lang, view string) []byte {
 	}
 	if view == viewTiles {
 		round, pairs := s.roundOf(t)
-		return tileEvent(viewTile(lang, t, round, pairs))
+		msg := tileEvent(viewTile(lang, t, round, pairs))
+		// The state that follows an event seldom changes the tile: what
+		// the pages have already is not sent again.
+		key := lang + "\x00" + c.ID
+		s.tilesMu.Lock()
+		defer s.tilesMu.Unlock()
+		if bytes.Equal(s.lastTile[key], msg) {
+			return nil
+		}
+		if s.lastTile == nil {
+			s.lastTile = map[string][]byte{}
+		}
+		s.lastTile[key] = msg
+		return msg
 	}
 	m := streamMsg{ID: c.ID, Seq: c.Seq}
 	var b bytes.Buffer

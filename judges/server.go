@@ -136,6 +136,9 @@ type Server struct {
 	mux      *http.ServeMux
 	tls      *tls.Config  // nil: plain HTTP
 	streams  atomic.Int64 // open event streams
+	// lastTile is the last tile sent of each table, by language.
+	tilesMu  sync.Mutex
+	lastTile map[string][]byte
 	// streamBytes and streamMsgs count what the event streams sent
 	// (server-sent events, without HTTP's chunk framing).
 	streamBytes, streamMsgs atomic.Int64
