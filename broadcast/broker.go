@@ -23,8 +23,9 @@ const (
 	// except cmd/, and reads everything under parchis/v1/.
 	RoleTable Role = "table"
 	// RoleJudge writes commands, parchis/v1/<event>/<table>/cmd/…, of its
-	// event and table when these are set (of all when empty), and reads
-	// everything under parchis/v1/.
+	// event and table when these are set (of all when empty), and, when not
+	// bound to a table, its events' standings, parchis/v1/<event>/standings;
+	// it reads everything under parchis/v1/.
 	RoleJudge Role = "judge"
 	// RoleViewer only reads parchis/v1/.
 	RoleViewer Role = "viewer"
@@ -200,7 +201,7 @@ func (h *accessHook) Provides(b byte) bool {
 }
 
 // OnPublish keeps retained only what the feed retains — a table's status,
-// state and result — so that no client can fill the broker's memory with
+// state and result, an event's standings — so that no client can fill the broker's memory with
 // retained messages on topics of its own making: any other retained
 // publish is passed on, not kept.
 func (h *accessHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
@@ -216,6 +217,11 @@ func (h *accessHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Pack
 		if pk.TopicName == p+TopicStatus || pk.TopicName == p+TopicState || pk.TopicName == p+TopicResult {
 			return pk, nil
 		}
+	}
+	// An event's standings, from a judge allowed to write them: one topic
+	// an event.
+	if u != nil && u.Role == RoleJudge && strings.HasSuffix(pk.TopicName, "/"+TopicStandings) && allowed(u, pk.TopicName, true) {
+		return pk, nil
 	}
 	h.log.Warn("broker: retained publish not kept", "client", truncate(cl.ID, 100), "topic", truncate(pk.TopicName, 200), "size", len(pk.Payload))
 	pk.FixedHeader.Retain = false
@@ -342,9 +348,15 @@ func allowed(u *User, topic string, write bool) bool {
 		return strings.HasPrefix(topic, p) && !strings.HasPrefix(topic, p+TopicCmd) && topic != p+strings.TrimSuffix(TopicCmd, "/")
 	case RoleJudge:
 		f := strings.Split(topic, "/")
+		if bytes.ContainsAny([]byte(topic), "+#") {
+			return false
+		}
+		// An event's standings: a judge of the whole event publishes them.
+		if len(f) == 4 && f[3] == TopicStandings && f[2] != "" {
+			return u.Table == "" && (u.Event == "" || f[2] == u.Event)
+		}
 		return len(f) >= 6 && f[4]+"/" == TopicCmd && f[5] != "" &&
-			(u.Event == "" || f[2] == u.Event) && (u.Table == "" || f[3] == u.Table) &&
-			!bytes.ContainsAny([]byte(topic), "+#")
+			(u.Event == "" || f[2] == u.Event) && (u.Table == "" || f[3] == u.Table)
 	}
 	return false
 }

@@ -91,6 +91,9 @@ func ParseCommand(typ string, payload []byte) (Command, error) {
 		if _, ok := c.Players[c.Starter]; !ok {
 			return bad("new-game: starter %s is not among the players", c.Starter)
 		}
+		if len(c.Round) > 40 || strings.ContainsAny(c.Round, "\r\n\"") {
+			return bad("new-game: round %q: want at most 40 characters on one line, without quotes", c.Round)
+		}
 	case CmdCorrect:
 		if c.Position == "" {
 			return bad("correct: missing position")

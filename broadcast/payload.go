@@ -24,6 +24,10 @@ const (
 	TopicReply  = "reply"  // the table's answers to commands
 )
 
+// TopicStandings is an event's standings, parchis/v1/<event>/standings,
+// retained, published by the judges' dashboard (docs/feed.md).
+const TopicStandings = "standings"
+
 // Status is the retained status payload, and the last will with Status
 // "offline".
 type Status struct {
@@ -128,6 +132,9 @@ type Command struct {
 	// Players (colour letter → name) and Starter, for new-game.
 	Players map[string]string `json:"players,omitempty"`
 	Starter string            `json:"starter,omitempty"`
+	// Round, for new-game, names the tournament round the game belongs
+	// to; the table writes it in the game's record.
+	Round string `json:"round,omitempty"`
 	// Position (PPN), for correct.
 	Position string `json:"position,omitempty"`
 	// Certification, signed by the judge, for certify and reject.

@@ -152,6 +152,11 @@ func (c *Command) SignedText(event, table string) []byte {
 	line("players", playersText(c.Players))
 	line("starter", strconv.Quote(c.Starter))
 	line("position", strconv.Quote(c.Position))
+	if c.Round != "" {
+		// Only when set, so that commands signed before rounds existed
+		// still verify.
+		line("round", strconv.Quote(c.Round))
+	}
 	cert := ""
 	if c.Certification != nil {
 		cert = c.Certification.Signature

@@ -85,9 +85,10 @@ topic write parchis/v1/$EVENT/$TABLE/events
 topic write parchis/v1/$EVENT/$TABLE/result
 topic write parchis/v1/$EVENT/$TABLE/reply
 
-# Judges write commands to any table.
+# Judges write commands to any table, and the events' standings.
 user $JUDGE_USER
 topic write parchis/v1/+/+/cmd/#
+topic write parchis/v1/+/standings
 ACL
 	cat >"$DIR/mosquitto.conf" <<CONF
 per_listener_settings false

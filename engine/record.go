@@ -254,7 +254,12 @@ func scanError(err error) error {
 // of a record with a problem is a *RecordError naming the first bad line;
 // for an illegal action it wraps a *RuleError saying which rule is broken.
 // A "Setup" tag, when present, holds the PPN the game started from.
-func ReadRecord(r io.Reader) (*Game, error) {
+func ReadRecord(r io.Reader) (*Game, error) { return ReadRecordFunc(r, nil) }
+
+// ReadRecordFunc is ReadRecord calling after, when not nil, with each
+// action or comment line of the record (its number and text) and the
+// position after it, as the line is replayed.
+func ReadRecordFunc(r io.Reader, after func(line int, text string, pos Position)) (*Game, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxRecordLine)
 	line := 0
@@ -333,6 +338,9 @@ func ReadRecord(r io.Reader) (*Game, error) {
 				g.Pos.Settle()
 			}
 			g.Actions = append(g.Actions, Action{Kind: ActComment, Note: note})
+			if after != nil {
+				after(line, t, g.Pos)
+			}
 			continue
 		}
 		a, err := parseAction(t)
@@ -341,6 +349,9 @@ func ReadRecord(r io.Reader) (*Game, error) {
 		}
 		if err := g.replay(a, &forfeit); err != nil {
 			return nil, &RecordError{Line: line, Text: t, Err: err}
+		}
+		if after != nil {
+			after(line, t, g.Pos)
 		}
 	}
 	if err := sc.Err(); err != nil {

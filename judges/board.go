@@ -179,6 +179,9 @@ type BoardOpts struct {
 	// Lights and Mismatch come from the table's state.
 	Lights   []broadcast.Light
 	Mismatch []string
+	// LastMove, a move in NOTATION.md form, is highlighted: a ring on the
+	// square it went to, a dashed one where it came from.
+	LastMove string
 }
 
 // WriteBoard draws position p as an SVG picture: the board, every piece
@@ -209,6 +212,13 @@ func WriteBoard(w io.Writer, p *engine.Position, o BoardOpts) error {
 	}
 	if p != nil {
 		writePieces(&b, p)
+	}
+	if m, err := engine.ParseMove(o.LastMove); err == nil {
+		from, to := siteCentre(m.From), siteCentre(m.To)
+		if m.From.Kind() != engine.Home {
+			f(`<circle class="lastmove from" cx="%g" cy="%g" r="%g" fill="none" stroke="#00c853" stroke-width="2" stroke-dasharray="3 2"/>`, from.x*cell, from.y*cell, cell*0.55)
+		}
+		f(`<circle class="lastmove" cx="%g" cy="%g" r="%g" fill="none" stroke="#00c853" stroke-width="3"/>`, to.x*cell, to.y*cell, cell*0.55)
 	}
 	b.WriteString(`</svg>`)
 	_, err := io.WriteString(w, b.String())

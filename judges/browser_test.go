@@ -43,7 +43,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	waitFor(t, "both tables on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 2 })
 
 	b := browsertest.Start(t, ctx, base+"/")
-	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
+	b.WaitJS(ctx, t, `document.getElementById("tile-local/1") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 
 	// A move on the table shows on the page within a second. The machine
 	// is shared, so the median of three moves is what must hold.
@@ -57,8 +57,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 		sent := st.sent[seq]
 		st.mu.Unlock()
 		s := strconv.FormatUint(seq, 10)
-		b.WaitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+s+
-			` && document.querySelector('#card-local\\/1 .feed li[data-seq="`+s+`"]')`, browsertest.WaitLong)
+		b.WaitJS(ctx, t, `Number(document.getElementById("tile-local/1").getAttribute("data-seq")) >= `+s, browsertest.WaitLong)
 		lats = append(lats, time.Since(sent))
 	}
 	slices.Sort(lats)
@@ -67,7 +66,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 		t.Errorf("median %v for a move to show, want ≤ 1s", lats[1])
 	}
 	var pieces int
-	if err := b.Eval(ctx, `document.querySelectorAll('#card-local\\/1 svg .piece').length`, &pieces); err != nil || pieces != 16 {
+	if err := b.Eval(ctx, `document.querySelectorAll('#tile-local\\/1 svg .piece').length`, &pieces); err != nil || pieces != 16 {
 		t.Errorf("board of table 1 shows %d pieces (err %v), want 16", pieces, err)
 	}
 	for range 60 {
@@ -88,7 +87,11 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 	}
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "table.png"))
-	b.ClickUntil(ctx, t, "certify", `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
+	b.ClickUntil(ctx, t, "certify", `document.getElementById("certify-box").open`, browsertest.WaitLong)
+	if err := b.Eval(ctx, `document.getElementById("certify-confirm").click(); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	b.WaitJS(ctx, t, `document.querySelector("#flash.ok") && document.querySelector("#result .v-certified")`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "certified.png"))
 	var text string
 	_ = b.Eval(ctx, `document.getElementById("result").innerText`, &text)
@@ -144,7 +147,9 @@ func verifyResult(t *testing.T, res *broadcast.Result, judges broadcast.Judges) 
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build parchis: %v\n%s", err, out)
 	}
-	out, err := exec.Command(exe, "verify", "-judges", jf, rf).CombinedOutput()
+	cmd := exec.Command(exe, "verify", "-judges", jf, rf)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "LC_MESSAGES=", "LANG=C") // its words in English
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Errorf("parchis verify %s: %v\n%s", rf, err, out)
 		return

@@ -114,7 +114,26 @@ func (f *feed) handle(topic string, payload []byte) {
 	}
 	if changed {
 		f.s.hub.publish(ch)
+		if ch.Result {
+			f.s.noteResult(ch.ID)
+			f.s.keepResult(ch.ID)
+		}
 	}
+}
+
+// publishRetained publishes a retained message, without waiting: the
+// broker keeps the latest for whoever subscribes later.
+func (f *feed) publishRetained(topic string, payload []byte) {
+	if !f.client.IsConnectionOpen() {
+		f.s.log.Warn("judges: not connected: not published", "topic", topic)
+		return
+	}
+	tok := f.client.Publish(topic, 1, true, payload)
+	go func() {
+		if tok.WaitTimeout(10*time.Second) && tok.Error() != nil {
+			f.s.log.Error("judges: publish", "topic", topic, "err", tok.Error())
+		}
+	}()
 }
 
 // command publishes a judge's command to a table and waits for its reply.

@@ -108,7 +108,7 @@ func TestFlow_TableToDashboard_CertifyOverMQTT(t *testing.T) {
 
 	c := newClient(t, base)
 	_, page := c.get("/")
-	for _, want := range []string{"Resultados por certificar", "Mesa 1", "Pieza tocada"} {
+	for _, want := range []string{"Resultados por certificar", "Mesa 1", "Ficha tocada"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("overview lacks %q", want)
 		}

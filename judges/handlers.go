@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -24,12 +27,21 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /{$}", s.serveIndex)
 	m.HandleFunc("GET /t/{event}/{table}", s.serveTable)
 	m.HandleFunc("GET /t/{event}/{table}/board.svg", s.serveBoard)
+	m.HandleFunc("GET /t/{event}/{table}/preview", s.servePreview)
 	m.HandleFunc("POST /t/{event}/{table}/{action}", s.serveAction)
 	m.HandleFunc("GET /login", s.serveLogin)
 	m.HandleFunc("POST /login", s.serveLoginPost)
 	m.HandleFunc("POST /logout", s.serveLogout)
 	m.HandleFunc("GET /events", s.serveEvents)
 	m.HandleFunc("GET /api/tables", s.serveAPITables)
+	m.HandleFunc("GET /archive", s.serveArchive)
+	m.HandleFunc("GET /archive.zip", s.serveArchiveZip)
+	m.HandleFunc("GET /archive/g/{name}", s.serveArchiveGame)
+	m.HandleFunc("GET /archive/f/{name}", s.serveArchiveFile)
+	m.HandleFunc("GET /standings", s.serveStandings)
+	m.HandleFunc("GET /standings.csv", s.serveStandingsCSV)
+	m.HandleFunc("GET /standings/print", s.serveStandingsPrint)
+	m.HandleFunc("POST /tournament/start-round", s.serveStartRound)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	m.HandleFunc("GET /static/{file}", serveStatic)
 	return m
@@ -61,6 +73,9 @@ type page struct {
 	Flash             string
 	FlashOK           bool
 	NTables, NOffline int
+	// Tournament says the dashboard runs one (its standings are linked);
+	// Archive that it keeps an archive.
+	Tournament, Archive bool
 }
 
 // session returns the request's session, or nil.
@@ -75,7 +90,7 @@ func (s *Server) session(r *http.Request) *session {
 // newPage fills the head's data and remembers a language chosen with
 // ?lang=.
 func (s *Server) newPage(w http.ResponseWriter, r *http.Request, title string) page {
-	p := page{Lang: pickLang(r, s.opts.Lang), Title: title}
+	p := page{Lang: pickLang(r, s.opts.Lang), Title: title, Tournament: s.tour != nil, Archive: s.archive != nil}
 	if l := r.URL.Query().Get("lang"); validLang(l) {
 		http.SetCookie(w, cookie(r, langCookie, l, 365*24*3600))
 	}
@@ -111,15 +126,28 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, data any
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	p := s.newPage(w, r, "")
 	all := s.store.All()
-	cards := make([]cardView, len(all))
+	tiles := make([]tileCard, len(all))
 	for i, t := range all {
-		cards[i] = viewCard(p.Lang, t, cardFeed)
+		round, pairs := s.roundOf(t)
+		tiles[i] = viewTileCard(p.Lang, t, round, pairs)
 	}
+	sort.SliceStable(tiles, func(i, j int) bool { return lessTile(tiles[i].Tile, tiles[j].Tile) })
+	rounds := map[string]bool{}
+	var roundList []string
+	for _, tc := range tiles {
+		if tc.Round != "" && !rounds[tc.Round] {
+			rounds[tc.Round] = true
+			roundList = append(roundList, tc.Round)
+		}
+	}
+	sort.Strings(roundList)
 	s.render(w, http.StatusOK, "index.html", struct {
 		page
-		Cards   []cardView
+		Tiles   []tileCard
+		Rounds  []string
+		Layout  template.JS
 		Pending pendingData
-	}{p, cards, pendingData{Lang: p.Lang, Tables: pendingTables(all)}})
+	}{p, tiles, roundList, layoutJSON, pendingData{Lang: p.Lang, Tables: pendingTables(all)}})
 }
 
 // tableID returns the store id of the table in the request's path.
@@ -134,13 +162,20 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Title = T(p.Lang, "table") + " " + t.Table
 	card := viewCard(p.Lang, t, cardFeed)
+	card.CSRF = p.CSRF
 	all := viewCard(p.Lang, t, -1)
+	slices.Reverse(all.Feed)
+	var eb bytes.Buffer
+	_ = WriteBoard(&eb, t.Pos(), BoardOpts{Shared: true, Title: T(p.Lang, "edit-board")})
 	s.render(w, http.StatusOK, "table.html", struct {
 		page
-		Card     cardView
-		History  []entryView
-		Position string
-	}{p, card, all.Feed, t.Position})
+		Card      cardView
+		Turns     []turnView
+		Position  string
+		Layout    template.JS
+		EditBoard template.HTML
+		Dice      []int
+	}{p, card, groupTurns(all.Feed), t.Position, layoutJSON, template.HTML(eb.String()), []int{1, 2, 3, 4, 5, 6}})
 }
 
 func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {
@@ -252,6 +287,10 @@ func (e *ActionError) Error() string {
 
 func (e *ActionError) Unwrap() error { return e.Err }
 
+// fetchHeader marks a judge's form sent by the page's script, which wants
+// a JSON answer instead of a redirect.
+const fetchHeader = "X-Parchis-Fetch"
+
 // maxForm bounds a judge's form.
 const maxForm = 16 << 10
 
@@ -307,6 +346,10 @@ func ParseAction(action string, form url.Values, result *broadcast.Result) (broa
 			return c, &ActionError{Key: "bad-form", Detail: "starter", Err: err}
 		}
 		c.Starter = st.String()
+		c.Round = strings.TrimSpace(form.Get("round"))
+		if len(c.Round) > 40 || strings.ContainsAny(c.Round, "\r\n\"") {
+			return c, &ActionError{Key: "bad-form", Detail: "round"}
+		}
 	default:
 		return c, &ActionError{Key: "bad-form", Detail: "action " + action}
 	}
@@ -332,6 +375,21 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 	}
 	back := "/t/" + t.Event + "/" + t.Table
 	err := s.act(r.Context(), ss.judge, t, r.PathValue("action"), r.PostForm)
+	if r.Header.Get(fetchHeader) != "" {
+		// The page sent the form itself and stays: it is told the outcome,
+		// and the table's answer reaches it on the event stream.
+		reply := struct {
+			OK      bool   `json:"ok"`
+			Message string `json:"message"`
+		}{err == nil, T(lang, "ok")}
+		if err != nil {
+			reply.Message = actionMessage(lang, err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_ = json.NewEncoder(w).Encode(reply)
+		return
+	}
 	if err != nil {
 		s.sessions.setFlash(ss, actionMessage(lang, err), false)
 	} else {
@@ -345,6 +403,9 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, form url.Values) error {
 	if action == broadcast.CmdCertify && t.ResultProblem != "" {
 		return &ActionError{Key: "bad-signature", Detail: t.ResultProblem}
+	}
+	if action == broadcast.CmdNewGame && t.Waiting() > 0 && form.Get("force") == "" {
+		return &ActionError{Key: "result-waiting"}
 	}
 	c, err := ParseAction(action, form, t.Result)
 	if err != nil {
@@ -380,7 +441,7 @@ func actionMessage(lang string, err error) string {
 	var ae *ActionError
 	if errors.As(err, &ae) {
 		if ae.Detail != "" {
-			return T(lang, ae.Key) + ": " + ae.Detail
+			return T(lang, ae.Key) + ": " + Detail(lang, ae.Detail)
 		}
 		return T(lang, ae.Key)
 	}

@@ -15,20 +15,21 @@ const clientBuffer = 256
 type sseClient struct {
 	lang  string
 	table string // only this table's messages, or "" for all
+	view  string // "tiles" for the multiboard's deltas, or "" for cards
 	ch    chan []byte
 }
 
 // hub fans the store's changes out to the open event streams, rendered
 // once per language in use.
 type hub struct {
-	render func(Change, string) []byte
+	render func(c Change, lang, view string) []byte
 	in     chan Change
 
 	mu      sync.Mutex
 	clients map[*sseClient]struct{}
 }
 
-func newHub(render func(Change, string) []byte) *hub {
+func newHub(render func(c Change, lang, view string) []byte) *hub {
 	return &hub{render: render, in: make(chan Change, 4096), clients: map[*sseClient]struct{}{}}
 }
 
@@ -64,16 +65,17 @@ func (h *hub) send(c Change) {
 	defer h.mu.Unlock()
 	var byLang map[string][]byte
 	for cl := range h.clients {
-		if cl.table != "" && cl.table != c.ID {
+		if cl.table != "" && cl.table != c.ID || (cl.view == viewStandings) != (c.ID == standingsID) {
 			continue
 		}
-		msg, ok := byLang[cl.lang]
+		key := cl.lang + "/" + cl.view
+		msg, ok := byLang[key]
 		if !ok {
 			if byLang == nil {
 				byLang = map[string][]byte{}
 			}
-			msg = h.render(c, cl.lang)
-			byLang[cl.lang] = msg
+			msg = h.render(c, cl.lang, cl.view)
+			byLang[key] = msg
 		}
 		if msg == nil {
 			continue
@@ -102,9 +104,13 @@ func (h *hub) remove(cl *sseClient) {
 	h.mu.Unlock()
 }
 
-// serveEvents streams changes as server-sent events ("table" events
-// whose data is a JSON object with the table's id, its newest event
-// number and the HTML to swap in) until the client goes or ctx is done.
+// viewTiles asks the event stream for the multiboard's tiles.
+const viewTiles = "tiles"
+
+// serveEvents streams changes as server-sent events until the client
+// goes or ctx is done: "table" events whose data is a JSON object with
+// the table's id, its newest event number and the HTML to swap in, or
+// with ?view=tiles "tile" events whose data is a Tile.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	if _, ok := w.(http.Flusher); !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
@@ -112,7 +118,12 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	s.streams.Add(1)
 	defer s.streams.Add(-1)
-	cl := &sseClient{lang: pickLang(r, s.opts.Lang), table: r.URL.Query().Get("table"), ch: make(chan []byte, clientBuffer)}
+	view := ""
+	switch v := r.URL.Query().Get("view"); v {
+	case viewTiles, viewStandings:
+		view = v
+	}
+	cl := &sseClient{lang: pickLang(r, s.opts.Lang), table: r.URL.Query().Get("table"), view: view, ch: make(chan []byte, clientBuffer)}
 	s.hub.add(cl)
 	defer s.hub.remove(cl)
 	h := w.Header()
@@ -150,6 +161,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 			if _, err := w.Write(msg); err != nil {
 				return
 			}
+			s.streamBytes.Add(int64(len(msg)))
+			s.streamMsgs.Add(1)
 			// Send what else is waiting in the same write.
 			for more := true; more; {
 				select {
@@ -159,6 +172,8 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 						return
 					}
 					_, _ = w.Write(m)
+					s.streamBytes.Add(int64(len(m)))
+					s.streamMsgs.Add(1)
 				default:
 					more = false
 				}

@@ -31,6 +31,44 @@ type entryView struct {
 	Detail     string
 	Time       string
 	Infraction bool
+	// ColourName is the colour's name; Pos the position after the event
+	// (PPN) and Move the move it made, for the history's stepper.
+	ColourName string
+	Pos, Move  string
+}
+
+// turnView is one turn of the history: the events of one colour's turn.
+type turnView struct {
+	Colour, ColourName string
+	Entries            []entryView
+}
+
+// startsTurn reports whether an event begins a turn: a throw by another
+// colour than the turn's.
+func startsTurn(e entryView, cur string) bool {
+	switch e.Type {
+	case referee.EventThrow, referee.EventRethrow, referee.EventLost, referee.EventThirdSix, referee.EventStart:
+		return e.Colour != "" && e.Colour != cur || e.Type == referee.EventStart
+	}
+	return false
+}
+
+// groupTurns groups a history, oldest first, by turn; events of no colour
+// (a mismatch, a correction) stay in the turn they happened in.
+func groupTurns(entries []entryView) []turnView {
+	var out []turnView
+	for _, e := range entries {
+		cur := ""
+		if len(out) > 0 {
+			cur = out[len(out)-1].Colour
+		}
+		if len(out) == 0 || startsTurn(e, cur) {
+			out = append(out, turnView{Colour: e.Colour, ColourName: e.ColourName})
+		}
+		t := &out[len(out)-1]
+		t.Entries = append(t.Entries, e)
+	}
+	return out
 }
 
 // resultView is a table's result as a page shows it.
@@ -49,6 +87,21 @@ type resultView struct {
 	Problem                  string
 	// VerdictProblem says why the verdict's signature is not trusted.
 	VerdictProblem string
+	// Board is the final position drawn; the summary is the record's.
+	Board                           template.HTML
+	Moves, Infractions, Corrections int
+	Duration                        string
+	SummaryError                    string
+	// Link is the table's page, where the verdict forms post;
+	// Certifiable says a judge may certify or reject it now.
+	Link, Table string
+	Certifiable bool
+}
+
+// queuedView is an earlier result still awaiting a judge.
+type queuedView struct {
+	PairName, Time, Hash string
+	Moves, Infractions   int
 }
 
 // cardView is everything a table's card shows.
@@ -72,6 +125,11 @@ type cardView struct {
 	Result      *resultView
 	// Alerts are what the table says needs a judge's attention.
 	Alerts []string
+	// Queue are the earlier results still awaiting a judge.
+	Queue []queuedView
+	// CSRF is the signed-in judge's token, for the forms of a page (empty
+	// in the event stream: the page fills it in).
+	CSRF string
 }
 
 // colourName returns a colour letter's name in lang.
@@ -111,7 +169,14 @@ func viewEntry(lang string, e Entry) entryView {
 		}
 		return entryView{Seq: e.Seq, Type: "gap", Label: T(lang, "gap"), Text: txt}
 	}
-	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: e.Detail}
+	v := entryView{Seq: e.Seq, Type: e.Type, Label: T(lang, "event."+e.Type), Colour: e.Colour, Detail: Detail(lang, e.Detail),
+		Pos: e.Position}
+	if e.Colour != "" {
+		v.ColourName = colourName(lang, e.Colour)
+	}
+	if e.Type == referee.EventMove {
+		v.Move = e.Move
+	}
 	if !e.Time.IsZero() {
 		v.Time = e.Time.Local().Format("15:04:05")
 	}
@@ -157,7 +222,7 @@ func viewResult(lang string, t *Table) *resultView {
 		return nil
 	}
 	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
-		Signature: "sig-unregistered", Problem: t.ResultProblem, VerdictProblem: t.VerdictProblem}
+		Signature: "sig-unregistered", Problem: Detail(lang, t.ResultProblem), VerdictProblem: Detail(lang, t.VerdictProblem)}
 	switch {
 	case t.ResultProblem != "":
 		v.Signature = "sig-bad"
@@ -171,14 +236,42 @@ func viewResult(lang string, t *Table) *resultView {
 	if c := r.Certification; c != nil {
 		v.Verdict, v.VerdictText, v.Judge, v.Reason = c.Verdict, T(lang, c.Verdict), c.Judge, c.Reason
 	}
+	v.Link, v.Table = "/t/"+t.Event+"/"+t.Table, t.Table
+	v.Certifiable = r.Certification == nil && t.ResultProblem == ""
+	if p, err := engine.ParsePPN(r.Position); err == nil {
+		var b bytes.Buffer
+		_ = WriteBoard(&b, &p, BoardOpts{Shared: true, Title: T(lang, "final-position")})
+		v.Board = template.HTML(b.String())
+	}
+	sum := Summarise(r.Record)
+	v.Moves, v.Infractions, v.Corrections, v.Duration = sum.Moves, sum.Infractions, sum.Corrections, durationText(sum.Duration)
+	if sum.Err != nil {
+		v.SummaryError = Detail(lang, sum.Err.Error())
+	}
 	return v
+}
+
+// viewQueue turns a table's queued results into their page form.
+func viewQueue(lang string, t *Table) []queuedView {
+	var out []queuedView
+	for _, r := range t.Queue {
+		q := queuedView{PairName: T(lang, "pair."+r.Result), Hash: r.RecordSHA256}
+		if !r.Time.IsZero() {
+			q.Time = r.Time.Local().Format("2006-01-02 15:04")
+		}
+		sum := Summarise(r.Record)
+		q.Moves, q.Infractions = sum.Moves, sum.Infractions
+		out = append(out, q)
+	}
+	return out
 }
 
 // viewCard builds a table's card with its newest feed events, newest
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts}
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts,
+		Queue: viewQueue(lang, t)}
 	switch t.Status {
 	case "online", "offline":
 		v.StatusText = T(lang, t.Status)
@@ -199,6 +292,12 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	}
 	bo.Shared = true
 	bo.Title = T(lang, "table") + " " + t.Table
+	for i := len(t.Feed) - 1; i >= 0; i-- {
+		if e := t.Feed[i]; e.Type == referee.EventMove && e.Seq <= t.PositionSeq {
+			bo.LastMove = e.Move
+			break
+		}
+	}
 	var board bytes.Buffer
 	_ = WriteBoard(&board, p, bo)
 	v.Board = template.HTML(board.String())
@@ -222,9 +321,9 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	return v
 }
 
-// pendingView lists the tables whose results await a judge.
+// pendingTables lists the tables with results awaiting a judge.
 func pendingTables(all []*Table) []*Table {
-	return slices.DeleteFunc(all, func(t *Table) bool { return !t.Pending() })
+	return slices.DeleteFunc(all, func(t *Table) bool { return t.Waiting() == 0 })
 }
 
 // streamMsg is the data of a "table" server-sent event.
@@ -240,11 +339,32 @@ type streamMsg struct {
 	Result *string `json:"result,omitempty"`
 }
 
-// renderChange renders a change as a server-sent event in lang.
-func (s *Server) renderChange(c Change, lang string) []byte {
+// renderChange renders a change as a server-sent event in lang, for the
+// view a stream asked for.
+func (s *Server) renderChange(c Change, lang, view string) []byte {
+	if c.ID == standingsID {
+		return []byte("event: standings\ndata: {}\n\n")
+	}
 	t, ok := s.store.Get(c.ID)
 	if !ok {
 		return nil
+	}
+	if view == viewTiles {
+		round, pairs := s.roundOf(t)
+		msg := tileEvent(viewTile(lang, t, round, pairs))
+		// The state that follows an event seldom changes the tile: what
+		// the pages have already is not sent again.
+		key := lang + "\x00" + c.ID
+		s.tilesMu.Lock()
+		defer s.tilesMu.Unlock()
+		if bytes.Equal(s.lastTile[key], msg) {
+			return nil
+		}
+		if s.lastTile == nil {
+			s.lastTile = map[string][]byte{}
+		}
+		s.lastTile[key] = msg
+		return msg
 	}
 	m := streamMsg{ID: c.ID, Seq: c.Seq}
 	var b bytes.Buffer
@@ -294,6 +414,12 @@ func parseTemplates() (*template.Template, error) {
 		"colourName": colourName,
 		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
 		"defs":       BoardDefs,
+		"add":        func(a, b int) int { return a + b },
+		"emptyTile": func(lang string) tileCard {
+			var b strings.Builder
+			_ = WriteBoard(&b, nil, BoardOpts{Shared: true})
+			return tileCard{Lang: lang, Tile: Tile{Need: NeedLive, Status: "unknown"}, Board: template.HTML(b.String())}
+		},
 	}
 	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/tournament"
 )
 
 // Defaults of Opts.
@@ -84,6 +85,14 @@ type Opts struct {
 	// ReplyTimeout bounds the wait for a table's reply to a command;
 	// DefaultTimeout when 0.
 	ReplyTimeout time.Duration
+	// Tournament, when set, is the tournament the dashboard runs: its
+	// standings are fed by the certified results of its event's tables
+	// and published retained on parchis/v1/<event>/standings.
+	Tournament *tournament.Event
+	// Archive, when set, is the club archive's folder: every result
+	// received is kept there (its record, YYYY-MM-DD_<table>_<n>.txt, and
+	// the result beside it), and the archive page lists its records.
+	Archive string
 	// Logger receives the dashboard's logs; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -127,8 +136,16 @@ type Server struct {
 	mux      *http.ServeMux
 	tls      *tls.Config  // nil: plain HTTP
 	streams  atomic.Int64 // open event streams
-	feed     *feed
-	throttle *throttle
+	// lastTile is the last tile sent of each table, by language.
+	tilesMu  sync.Mutex
+	lastTile map[string][]byte
+	// streamBytes and streamMsgs count what the event streams sent
+	// (server-sent events, without HTTP's chunk framing).
+	streamBytes, streamMsgs atomic.Int64
+	feed                    *feed
+	throttle                *throttle
+	tour                    *tour    // nil without a tournament
+	archive                 *archive // nil without an archive
 	// timeouts of the web server (set before Serve; tests shorten them)
 	readHeaderTimeout, readTimeout, idleTimeout time.Duration
 
@@ -209,6 +226,16 @@ func New(opts Opts) (*Server, error) {
 		return nil, err
 	}
 	s.tmpl = t
+	if opts.Tournament != nil {
+		s.tour = newTour(opts.Tournament)
+	}
+	if opts.Archive != "" {
+		a, err := newArchive(opts.Archive)
+		if err != nil {
+			return nil, err
+		}
+		s.archive = a
+	}
 	s.hub = newHub(s.renderChange)
 	s.feed = newFeed(s)
 	s.mux = s.routes()

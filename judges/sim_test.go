@@ -66,7 +66,11 @@ func startBroker(t testing.TB, ctx context.Context, event string, tables []strin
 		users = append(users, broadcast.User{Name: "table-" + tb, Password: h, Role: broadcast.RoleTable, Event: event, Table: tb})
 	}
 	addr := freePort(t)
-	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", Users: users, AllowAnonymous: true, Logger: quietLog()})
+	// Every simulated table connects from the loopback: as many as there
+	// are tables, and a few more, may (a venue's tables have their own
+	// addresses).
+	lim := broadcast.Limits{MaxClientsPerAddr: max(broadcast.DefaultLimits.MaxClientsPerAddr, len(tables)+8)}
+	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", Users: users, AllowAnonymous: true, Logger: quietLog(), Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +98,10 @@ type simTable struct {
 	// direct, when set, takes the events and states instead of the
 	// publisher (to fill a dashboard quickly).
 	direct func(topic string, payload []byte)
+	// mism are the sites where the board disagrees with the game.
+	mism []string
+	// round is the round the judges' last new-game named.
+	round string
 }
 
 // startTable connects a simulated table to the broker and starts a game.
@@ -143,6 +151,9 @@ func (st *simTable) newGame(players map[string]string, starter engine.Colour) ui
 		engine.Tag{Key: "Table", Value: st.table},
 		engine.Tag{Key: "Yellow", Value: players["Y"]}, engine.Tag{Key: "Blue", Value: players["B"]},
 		engine.Tag{Key: "Red", Value: players["R"]}, engine.Tag{Key: "Green", Value: players["G"]})
+	if st.round != "" {
+		st.g.SetTag("Round", st.round)
+	}
 	st.seq, st.throw, st.result = 0, "", nil
 	return st.emit(referee.Event{Type: referee.EventStart, Colour: starter.String()}, "")
 }
@@ -154,6 +165,16 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 	e.Time = time.Now().UTC()
 	e.Position = st.g.Pos.String()
 	st.sent[e.Seq] = time.Now()
+	// The record notes times and infractions as a table's referee does.
+	at := e.Time.Format("15:04:05")
+	switch e.Type {
+	case referee.EventThrow, referee.EventLost, referee.EventThirdSix, referee.EventMove:
+		if n := len(st.g.Actions); n > 0 && st.g.Actions[n-1].Note == "" && st.g.Actions[n-1].Kind != engine.ActComment {
+			st.g.Annotate(at)
+		}
+	case referee.EventInfraction:
+		st.g.Comment(at + " infraction " + e.Rule + " " + e.Colour + ": " + e.Detail)
+	}
 	if st.direct != nil {
 		b, _ := json.Marshal(e)
 		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicEvents, b)
@@ -171,6 +192,7 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 	if e.Type == referee.EventResult {
 		s.Result = e.Result
 	}
+	s.Mismatch = st.mism
 	if st.direct != nil {
 		b, _ := json.Marshal(s)
 		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicState, b)
@@ -234,6 +256,18 @@ func (st *simTable) infraction(rule, site, detail string) uint64 {
 	return st.emit(referee.Event{Type: referee.EventInfraction, Colour: st.g.Pos.Turn().String(), Rule: rule, Sites: []string{site}, Detail: detail}, site)
 }
 
+// mismatch reports that the board disagrees at sites (none: it agrees
+// again), as the referee does.
+func (st *simTable) mismatch(sites ...string) uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.mism = sites
+	if len(sites) == 0 {
+		return st.emit(referee.Event{Type: referee.EventResolved}, "")
+	}
+	return st.emit(referee.Event{Type: referee.EventMismatch, Sites: sites}, "")
+}
+
 // finish publishes the result event and the signed result; the lock is
 // held.
 func (st *simTable) finish(w engine.Pair) {
@@ -245,6 +279,25 @@ func (st *simTable) finish(w engine.Pair) {
 	r.Sign(st.key)
 	st.result = &r
 	_ = st.pub.Result(r)
+}
+
+// endWith ends the game at once in a final position (PPN), as a game set
+// up at its end: its record replays to it, and its result is published.
+func (st *simTable) endWith(ppn string) {
+	p, err := engine.ParsePPN(ppn)
+	if err != nil {
+		panic(err)
+	}
+	w, over := p.Winner()
+	if !over {
+		panic("not a final position: " + ppn)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.g = engine.NewGame(p, st.g.Tags...)
+	st.g.SetTag("Setup", ppn)
+	st.g.SetTag("Result", w.String())
+	st.finish(w)
 }
 
 // playToEnd plays the game out; every game ends with a winning pair
@@ -302,6 +355,9 @@ func (st *simTable) serve(ctx context.Context) {
 				_ = req.Answer(seq, nil)
 			case broadcast.CmdNewGame:
 				starter, _ := engine.ParseColour(c.Starter)
+				st.mu.Lock()
+				st.round = c.Round
+				st.mu.Unlock()
 				_ = req.Answer(st.newGame(c.Players, starter), nil)
 			}
 		}

@@ -59,6 +59,10 @@ type Table struct {
 	// KeyRegistered says the result's key is the one registered for the
 	// table (Trust.TableKeys), not only the one the result names.
 	KeyRegistered bool `json:"key_registered,omitempty"`
+	// Queue holds the table's earlier results that were still awaiting a
+	// judge when the table withdrew or replaced them (a new game begun,
+	// another game ended), oldest first: a newer game never hides them.
+	Queue []*broadcast.Result `json:"queue,omitempty"`
 	// Updated is when anything about the table last arrived.
 	Updated time.Time `json:"updated"`
 }
@@ -81,6 +85,16 @@ func (t *Table) Pos() *engine.Position {
 
 // Pending reports whether the table has a result awaiting a judge.
 func (t *Table) Pending() bool { return t.Result != nil && t.Result.Certification == nil }
+
+// Waiting counts the table's results awaiting a judge: the current one and
+// those queued.
+func (t *Table) Waiting() int {
+	n := len(t.Queue)
+	if t.Pending() {
+		n++
+	}
+	return n
+}
 
 // Offline reports whether the table's status says offline.
 func (t *Table) Offline() bool { return t.Status == "offline" }
@@ -206,6 +220,9 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 	case broadcast.TopicResult:
 		ch.Result = true
 		if len(payload) == 0 {
+			if t.Pending() {
+				t.Queue = append(t.Queue, t.Result)
+			}
 			t.Result, t.ResultProblem, t.VerdictProblem, t.KeyRegistered = nil, "", "", false
 			break
 		}
@@ -213,6 +230,10 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 		if err := json.Unmarshal(payload, &r); err != nil {
 			return ch, false, fmt.Errorf("%s: bad result: %w", topic, err)
 		}
+		if t.Pending() && t.Result.RecordSHA256 != r.RecordSHA256 {
+			t.Queue = append(t.Queue, t.Result)
+		}
+		t.Queue = slices.DeleteFunc(t.Queue, func(q *broadcast.Result) bool { return q.RecordSHA256 == r.RecordSHA256 })
 		t.Result, t.ResultProblem, t.VerdictProblem = &r, "", ""
 		rerr, verr := st.trust.checkResult(id, &r)
 		_, listed := st.trust.TableKeys[id]
@@ -329,5 +350,6 @@ func isDigits(s string) bool {
 func (t *Table) clone() *Table {
 	c := *t
 	c.Feed = slices.Clone(t.Feed)
+	c.Queue = slices.Clone(t.Queue)
 	return &c
 }

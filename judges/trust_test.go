@@ -221,7 +221,7 @@ func TestFlow_ImpostorResult_NotCertifiable(t *testing.T) {
 	c := newClient(t, "http://"+srv.Addr().String())
 	csrf := c.login(DemoJudgeName, DemoJudgePasswd)
 	_, page := c.get("/t/local/1")
-	for _, want := range []string{`class="sig sig-bad"`, T(LangES, "sig-bad"), "signed by a key that is not the table", T(LangES, "bad-signature")} {
+	for _, want := range []string{`class="sig sig-bad"`, T(LangES, "sig-bad"), "firmado con una clave que no es la de la mesa", T(LangES, "bad-signature")} {
 		if !strings.Contains(page, want) {
 			t.Errorf("table page lacks %q", want)
 		}

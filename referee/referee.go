@@ -189,10 +189,43 @@ func (r *Referee) emit(e Event) {
 	e.Time = r.now
 	if r.game != nil {
 		e.Position = r.game.Pos.String()
+		r.note(e)
 	} else {
 		e.Position = engine.NewPosition(engine.Yellow).String()
 	}
 	r.events = append(r.events, e)
+}
+
+// note writes in the game record what a club keeps beside the moves
+// (NOTATION.md): the time of each throw and bonus line, between braces,
+// and each infraction as a comment line with its time.
+func (r *Referee) note(e Event) {
+	at := ""
+	if !e.Time.IsZero() {
+		at = e.Time.UTC().Format("15:04:05")
+	}
+	switch e.Type {
+	case EventThrow, EventLost, EventThirdSix, EventMove:
+		if n := len(r.game.Actions); at != "" && n > 0 && r.game.Actions[n-1].Note == "" && r.game.Actions[n-1].Kind != engine.ActComment {
+			r.game.Annotate(at)
+		}
+	case EventInfraction:
+		var b strings.Builder
+		if at != "" {
+			b.WriteString(at + " ")
+		}
+		b.WriteString("infraction " + e.Rule)
+		if e.Colour != "" {
+			b.WriteString(" " + e.Colour)
+		}
+		if e.Move != "" {
+			b.WriteString(" " + e.Move)
+		}
+		if e.Detail != "" {
+			b.WriteString(": " + e.Detail)
+		}
+		r.game.Comment(b.String())
+	}
 }
 
 func (r *Referee) start(pos engine.Position, players [engine.NumColours]string, judge, how string) {
@@ -248,7 +281,11 @@ func (r *Referee) judgeSet(pos engine.Position, judge string) {
 		r.start(pos, [engine.NumColours]string{}, judge, "set by a judge")
 		return
 	}
-	r.game.SetPosition(pos, "by "+judge)
+	note := "by " + judge
+	if !r.now.IsZero() {
+		note += " at " + r.now.UTC().Format("15:04:05")
+	}
+	r.game.SetPosition(pos, note)
 	r.resetTurnState()
 	r.pend, r.played = nil, playedMove{}
 	r.owed, r.rethrow = nil, false

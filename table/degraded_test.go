@@ -3,7 +3,6 @@ package table
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,7 +119,7 @@ func TestDegraded_GameEndWhileDiskFull_SameAsReplay(t *testing.T) {
 
 	// What the journals replay to is what was handed out.
 	var replayed []referee.Event
-	files, _ := filepath.Glob(filepath.Join(dir, "games", "game-*.journal"))
+	files, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
 	slices.Sort(files)
 	for _, f := range append(files, filepath.Join(dir, JournalName)) {
 		b, err := os.ReadFile(f)
@@ -160,7 +159,7 @@ func TestOpen_UnsavedGameEndOnFullDisk_NoOlderResultOffered(t *testing.T) {
 	events := script(t, tb, endScript(t))
 	last := events[len(events)-1] // game 2 ends
 	tb.Close()
-	base := filepath.Join(dir, "games", fmt.Sprintf("game-%06d", last.Seq))
+	base := SavedGames(dir)[last.Seq]
 	archive, err := os.ReadFile(base + ".journal")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,7 +90,14 @@ type Opts struct {
 	Sinks []Sink
 	// OnGameEnd, when set, is called with each finished game.
 	OnGameEnd func(GameEnd)
-	Logger    *slog.Logger
+	// Table names the table in the saved games' file names
+	// (YYYY-MM-DD_<Table>_<n>.txt); "table" when empty.
+	Table string
+	// RecordTags, when set, gives header tags (Event, Table, Round…)
+	// written into each finished game's record; the Date tag is the day
+	// the game ended.
+	RecordTags func() []engine.Tag
+	Logger     *slog.Logger
 }
 
 // Table owns a referee and its journal; the daemon hands it every input
@@ -137,15 +145,69 @@ func (t *Table) raiseCheck(why string) error {
 // lastSavedSeq returns the number of the last event of the newest saved
 // game, or 0.
 func (t *Table) lastSavedSeq() uint64 {
-	files, _ := filepath.Glob(filepath.Join(t.opts.Dir, "games", "game-*.json"))
 	var last uint64
-	for _, f := range files {
-		var n uint64
-		if _, err := fmt.Sscanf(filepath.Base(f), "game-%d.json", &n); err == nil {
-			last = max(last, n)
-		}
+	for seq := range t.savedGames() {
+		last = max(last, seq)
 	}
 	return last
+}
+
+// savedGames maps the saved games by the number of their last event.
+func (t *Table) savedGames() map[uint64]string { return SavedGames(t.opts.Dir) }
+
+// SavedGames maps the saved games in dir/games (dir is a table's Opts.Dir),
+// by the number of their last event, to their paths without extension
+// (the record is PATH.txt, the snapshot PATH.json, the journal
+// PATH.journal). A snapshot that does not parse is left out.
+func SavedGames(dir string) map[uint64]string {
+	out := map[uint64]string{}
+	files, _ := filepath.Glob(filepath.Join(dir, "games", "*.json"))
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "result-") {
+			continue // a judge's verdict, kept beside the games
+		}
+		var legacy uint64
+		if _, err := fmt.Sscanf(filepath.Base(f), "game-%d.json", &legacy); err == nil {
+			// Named by its last event before games were named by date.
+			out[legacy] = strings.TrimSuffix(f, ".json")
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var sg struct {
+			Seq uint64 `json:"seq"`
+		}
+		if err := json.Unmarshal(b, &sg); err != nil || sg.Seq == 0 {
+			continue
+		}
+		out[sg.Seq] = strings.TrimSuffix(f, ".json")
+	}
+	return out
+}
+
+// newSavedFile returns the path, without extension, for a game ending
+// with event seq at time at: DIR/games/YYYY-MM-DD_<table>_<n>, n counting
+// the table's games of that day from 1. A game saved before (an attempt
+// that stopped half-way) keeps its name.
+func (t *Table) newSavedFile(seq uint64, at time.Time) string {
+	saved := t.savedGames()
+	if base, ok := saved[seq]; ok {
+		return base
+	}
+	name := t.opts.Table
+	if name == "" {
+		name = "table"
+	}
+	prefix := at.UTC().Format("2006-01-02") + "_" + name + "_"
+	n := 1
+	for _, base := range saved {
+		if k, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(base), prefix)); err == nil && strings.HasPrefix(filepath.Base(base), prefix) && k >= n {
+			n = k + 1
+		}
+	}
+	return filepath.Join(t.opts.Dir, "games", prefix+strconv.Itoa(n))
 }
 
 // NumberFrom makes the next event number seq+1 when the referee's are
@@ -346,12 +408,16 @@ func (t *Table) Finished() (GameEnd, bool, error) {
 	if seq == 0 {
 		return GameEnd{}, false, nil
 	}
-	file := t.savedFile(seq) + ".json"
+	base, ok := t.savedGames()[seq]
+	if !ok {
+		return GameEnd{}, false, fmt.Errorf("saved game: none in %s ends with event %d", filepath.Join(t.opts.Dir, "games"), seq)
+	}
+	file := base + ".json"
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return GameEnd{}, false, fmt.Errorf("saved game: %w", err)
 	}
-	var sg savedGame
+	var sg SavedGame
 	if err := json.Unmarshal(b, &sg); err != nil {
 		return GameEnd{}, false, fmt.Errorf("saved game %s: %w", file, err)
 	}
@@ -365,11 +431,6 @@ func (t *Table) Finished() (GameEnd, bool, error) {
 	}
 	copy(end.JournalHead[:], h)
 	return end, true, nil
-}
-
-// savedFile is the saved game's path without extension.
-func (t *Table) savedFile(seq uint64) string {
-	return filepath.Join(t.opts.Dir, "games", fmt.Sprintf("game-%06d", seq))
 }
 
 // Replayed returns the events the journal's replay produced on open.
@@ -704,6 +765,16 @@ func (t *Table) gameOver(g endedGame) error {
 // events are the same either way.
 func (t *Table) saveGame(ended endedGame) (GameEnd, error) {
 	e, g := ended.e, ended.game
+	if t.opts.RecordTags != nil {
+		for _, tag := range t.opts.RecordTags() {
+			if tag.Value != "" {
+				g.SetTag(tag.Key, tag.Value)
+			}
+		}
+	}
+	if !e.Time.IsZero() {
+		g.SetTag("Date", e.Time.UTC().Format("2006.01.02"))
+	}
 	var rec bytes.Buffer
 	g.WriteTo(&rec)
 	end := GameEnd{Record: rec.Bytes(), Position: g.Pos, Players: ended.players, Seq: e.Seq, Time: e.Time}
@@ -714,8 +785,8 @@ func (t *Table) saveGame(ended endedGame) (GameEnd, error) {
 		return end, fmt.Errorf("journal: %w", err)
 	}
 	end.JournalHead = t.journal.Head()
-	base := t.savedFile(e.Seq)
-	snap, err := json.MarshalIndent(savedGame{
+	base := t.newSavedFile(e.Seq, e.Time)
+	snap, err := json.MarshalIndent(SavedGame{
 		Seq: e.Seq, Position: g.Pos.String(), Result: e.Result, Players: end.Players,
 		JournalHead: end.JournalHead.String(), Time: e.Time, Record: rec.String(),
 	}, "", "  ")
@@ -752,8 +823,11 @@ func (t *Table) saveGame(ended endedGame) (GameEnd, error) {
 	return end, nil
 }
 
-// savedGame is the snapshot written at the end of a game.
-type savedGame struct {
+// SavedGame is the snapshot written at the end of a game beside its
+// record (PATH.json beside PATH.txt): not signed, it is what the table
+// offers for certification after a restart, and what parchis verify
+// checks against the record and the archived journal.
+type SavedGame struct {
 	Seq         uint64                    `json:"seq"`
 	Position    string                    `json:"position"`
 	Result      string                    `json:"result"`

@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,7 +188,7 @@ func TestGameOver_SavesAndRotates(t *testing.T) {
 	if w, _ := g.Pos.Winner(); w != engine.PairYR || g.Pos != end.Position {
 		t.Errorf("record replays to %s", g.Pos.String())
 	}
-	var saved savedGame
+	var saved SavedGame
 	b, err := os.ReadFile(end.File)
 	if err != nil || json.Unmarshal(b, &saved) != nil || saved.Record != string(end.Record) || saved.Result != "YR" {
 		t.Fatalf("saved game %s: %v", end.File, err)
@@ -427,5 +428,56 @@ func TestOpen_DamagedInTheMiddle_JudgeMustCheck(t *testing.T) {
 	defer tb4.Close()
 	if tb4.Check() != "" {
 		t.Errorf("the check is still raised after a judge's: %q", tb4.Check())
+	}
+}
+
+// A finished game's record carries the configured tags, the day it ended,
+// each throw's time and each infraction as a comment, and is saved as
+// YYYY-MM-DD_<table>_<n> with n counting the table's games of the day.
+func TestGameOver_RecordTagsAndName(t *testing.T) {
+	dir := t.TempDir()
+	var ends []GameEnd
+	tags := func() []engine.Tag {
+		return []engine.Tag{{Key: "Event", Value: "Liga 2026"}, {Key: "Table", Value: "7"}, {Key: "Round", Value: "2"}}
+	}
+	tb, err := Open(Opts{Caps: caps, Dir: dir, Table: "7", RecordTags: tags, OnGameEnd: func(g GameEnd) { ends = append(ends, g) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	game := strings.Replace(endScript(t), "at 2 lift Y7", "at 2 throw 4\nat 2 lift Y7", 1)
+	script(t, tb, game)
+	script(t, tb, endScript(t))
+	if len(ends) != 2 {
+		t.Fatalf("%d games ended, want 2", len(ends))
+	}
+	day := ends[0].Time.UTC().Format("2006-01-02")
+	for i, end := range ends {
+		want := filepath.Join(dir, "games", fmt.Sprintf("%s_7_%d.json", day, i+1))
+		if end.File != want {
+			t.Errorf("game %d saved as %s, want %s", i+1, end.File, want)
+		}
+		if _, err := os.Stat(strings.TrimSuffix(want, ".json") + ".txt"); err != nil {
+			t.Errorf("game %d: record: %v", i+1, err)
+		}
+	}
+	rec := string(ends[0].Record)
+	for _, want := range []string{
+		`[Event "Liga 2026"]`, `[Date "` + ends[0].Time.UTC().Format("2006.01.02") + `"]`, `[Table "7"]`, `[Round "2"]`,
+		"Y 1 Y7-YG {" + ends[0].Time.UTC().Format("15:04")[:2], "; ", "infraction early-throw Y: the 1 is still to be played",
+	} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("record lacks %q:\n%s", want, rec)
+		}
+	}
+	g, err := engine.ReadRecord(strings.NewReader(rec))
+	if err != nil {
+		t.Fatalf("record does not replay: %v\n%s", err, rec)
+	}
+	if w, _ := g.Pos.Winner(); w != engine.PairYR {
+		t.Errorf("record replays to %s", g.Pos.String())
+	}
+	if got := SavedGames(dir); len(got) != 2 || got[ends[1].Seq] != strings.TrimSuffix(ends[1].File, ".json") {
+		t.Errorf("SavedGames = %v", got)
 	}
 }

@@ -2,6 +2,7 @@ package termboard
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/parchis-table/parchis/engine"
@@ -22,6 +23,17 @@ const (
 func LangFromEnv(locale string) Lang {
 	if strings.HasPrefix(strings.ToLower(locale), "es") {
 		return Spanish
+	}
+	return English
+}
+
+// LocaleLang is the language of the process's locale: LC_ALL, else
+// LC_MESSAGES, else LANG, as LangFromEnv reads them.
+func LocaleLang() Lang {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if l := os.Getenv(v); l != "" {
+			return LangFromEnv(l)
+		}
 	}
 	return English
 }

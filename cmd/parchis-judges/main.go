@@ -7,7 +7,8 @@
 //
 //	parchis-judges [-broker URL] [-addr HOST:PORT] [-lang es|en]
 //	               [-mqtt-user U -mqtt-password P] [-judges FILE]
-//	               [-demo-key FILE]
+//	               [-demo-key FILE] [-table-keys FILE] [-tournament FILE]
+//	               [-archive DIR]
 //	parchis-judges hash-password        (reads a password on stdin; the
 //	                                    same command as parchisd hash-password)
 //
@@ -32,6 +33,7 @@ import (
 
 	"github.com/parchis-table/parchis/internal/cli"
 	"github.com/parchis-table/parchis/judges"
+	"github.com/parchis-table/parchis/tournament"
 )
 
 // defaultMemoryLimit is the Go memory limit unless $GOMEMLIMIT says
@@ -63,6 +65,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.DemoKeyFile, "demo-key", "", "file that keeps the demo judge's key, made on first use (default: a new key at each start)")
 	fs.StringVar(&o.CertFile, "cert", "", "PEM certificate to serve HTTPS (with -key); judges' cookies are then Secure")
 	fs.StringVar(&o.KeyFile, "key", "", "PEM key of -cert")
+	fs.StringVar(&o.Archive, "archive", "", "folder of the club's archive: every result received is kept there, and /archive lists it")
+	tourFile := fs.String("tournament", "", "tournament file (YAML, or CSV when named .csv): pairs, players, clubs and rounds; see docs/tournament.md")
 	tableKeysFile := fs.String("table-keys", "", "file of the tables' public keys: EVENT/TABLE KEY a line (results signed by another key cannot be certified)")
 	if st := cli.Parse(fs, args, 2); st >= 0 {
 		return st
@@ -85,6 +89,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *tableKeysFile != "" {
 		if o.TableKeys, err = judges.LoadTableKeys(*tableKeysFile); err != nil {
+			fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+			return 1
+		}
+	}
+	if *tourFile != "" {
+		f, err := os.Open(*tourFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
+			return 1
+		}
+		o.Tournament, err = tournament.Parse(f, *tourFile)
+		f.Close()
+		if err != nil {
 			fmt.Fprintf(stderr, "parchis-judges: %v\n", err)
 			return 1
 		}

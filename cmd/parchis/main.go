@@ -7,7 +7,7 @@
 //	parchis moves PPN | -
 //	parchis play PPN MOVE | -
 //	parchis throw PPN DIE | -
-//	parchis replay FILE | -
+//	parchis replay [-positions] FILE | -
 //	parchis selfplay [-n N] [-seed S] [-check]
 //	parchis verify RESULT.json [RECORD]
 //	parchis dice read FILE... | -

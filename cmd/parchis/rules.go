@@ -12,6 +12,8 @@ import (
 
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/spanish"
+	"github.com/parchis-table/parchis/termboard"
 )
 
 // lineError is an error with the exit status it calls for.
@@ -124,7 +126,9 @@ func runPositionCommand(name, argNames, about, example string, nargs int, do fun
 		}
 		out, err := do(args)
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis %s: %v\n", name, err)
+			// The rules' reasons in the locale's language (a batch's
+			// "error: REASON" lines stay as they are, for tools).
+			fmt.Fprintf(stderr, "parchis %s: %s\n", name, say(termboard.LocaleLang(), err.Error()))
 			return statusOf(err)
 		}
 		if out == "" && none != nil {
@@ -189,14 +193,16 @@ var (
 )
 
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", "FILE | -",
-		"Replays a game record with the rules and prints the final position and the\nresult. The first illegal line is reported with its number and the rule it\nbreaks (exit 1); an unreadable record exits 2.",
-		"  parchis replay game.txt\n  5:Y,YG:YYY,… Y end 0 - Y\n  result: YR", stderr)
+	fs := newFlags("replay", "[-positions] FILE | -",
+		"Replays a game record with the rules and prints the final position and the\nresult; with -positions, every action or comment line first, with its number\nand the position after it. The first illegal line is reported with its\nnumber and the rule it breaks (exit 1); an unreadable record exits 2.\nMessages follow LANG (es or en).",
+		"  parchis replay game.txt\n  5:Y,YG:YYY,… Y end 0 - Y\n  result: YR\n  parchis replay -positions game.txt\n  12\tY 5 YH-5 {10:02:11}\t5:Y B throw 0 - Y\n  …", stderr)
+	positions := fs.Bool("positions", false, "print the position after every line of the record")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
+	lang := termboard.LocaleLang()
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "parchis replay: want one FILE, or - for standard input")
+		fmt.Fprintln(stderr, "parchis replay: "+lang.Pick("want one FILE, or - for standard input", "falta un FICHERO, o - para la entrada estándar"))
 		return exitUsage
 	}
 	r := stdin
@@ -209,9 +215,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		r = f
 	}
-	g, err := engine.ReadRecord(r)
+	var after func(int, string, engine.Position)
+	if *positions {
+		after = func(line int, text string, pos engine.Position) {
+			fmt.Fprintf(stdout, "%d\t%s\t%s\n", line, text, pos.String())
+		}
+	}
+	g, err := engine.ReadRecordFunc(r, after)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchis replay: %s: %v\n", fs.Arg(0), err)
+		fmt.Fprintf(stderr, "parchis replay: %s: %s\n", fs.Arg(0), say(lang, err.Error()))
 		return statusOf(err)
 	}
 	fmt.Fprintln(stdout, g.Pos.String())
@@ -219,8 +231,18 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if w, ok := g.Pos.Winner(); ok {
 		result = w.String()
 	}
-	fmt.Fprintf(stdout, "result: %s\n", result)
+	fmt.Fprintf(stdout, "%s: %s\n", lang.Pick("result", "resultado"), result)
 	return exitOK
+}
+
+// say is an English sentence of the engine or a table in lang.
+func say(lang termboard.Lang, s string) string {
+	if lang == termboard.Spanish {
+		if es, ok := spanish.Say(s); ok {
+			return es
+		}
+	}
+	return s
 }
 
 func runSelfPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

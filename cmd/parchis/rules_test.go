@@ -143,7 +143,12 @@ func TestReplay(t *testing.T) {
 		}
 		return p
 	}
+	setLang(t, "en_GB.UTF-8")
 	testRun(t, []runCase{
+		{"positions", []string{"replay", "-positions", write("good.txt", good)}, "", 0,
+			"11\tY 5 YH-5\t5:Y B throw 0 - Y\n12\tB 3 -\t5:Y R throw 0 - Y\n5:Y R throw 0 - Y\nresult: *\n", ""},
+		{"positions with a comment", []string{"replay", "-positions", "-"}, header + "[Result \"*\"]\n\nY 5 YH-5 {10:00:01}\n; 10:00:02 infraction out-of-turn B\nB 3 -\n", 0,
+			"11\tY 5 YH-5 {10:00:01}\t5:Y B throw 0 - Y\n12\t; 10:00:02 infraction out-of-turn B\t5:Y B throw 0 - Y\n13\tB 3 -\t5:Y R throw 0 - Y\n5:Y R throw 0 - Y\nresult: *\n", ""},
 		{"good", []string{"replay", write("good.txt", good)}, "", 0, "5:Y R throw 0 - Y\nresult: *\n", ""},
 		{"over", []string{"replay", write("over.txt", over)}, "", 0, "GG:GGGG G end 0 - Y\nresult: BG\n", ""},
 		{"stdin", []string{"replay", "-"}, good, 0, "5:Y R throw 0 - Y\nresult: *\n", ""},
@@ -154,6 +159,27 @@ func TestReplay(t *testing.T) {
 		{"no file", []string{"replay"}, "", 2, "", "want one FILE"},
 		{"sample game", []string{"replay", "../../engine/testdata/game.txt"}, "", 0, "*", ""},
 	})
+}
+
+// The replay speaks the locale's language.
+func TestReplay_Spanish(t *testing.T) {
+	setLang(t, "es_ES.UTF-8")
+	testRun(t, []runCase{
+		{"result", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\n", 0, "5:Y B throw 0 - Y\nresultado: *\n", ""},
+		{"no file", []string{"replay"}, "", 2, "", "falta un FICHERO"},
+		{"an illegal move said in Spanish", []string{"play", "5:Y Y 3 0 - Y", "5-9"}, "", 1, "", "movimiento ilegal 5-9: de 5 a 9 hay 4 casillas y la cuenta es 3"},
+		{"a bad position said in Spanish", []string{"moves", "5:Y Q 3 0 - Y"}, "", 2, "", "posición no válida: campo 2 (turno)"},
+		{"illegal line", []string{"replay", "-"}, "[Event \"\"]\n[Date \"\"]\n[Table \"\"]\n[Yellow \"\"]\n[Blue \"\"]\n[Red \"\"]\n[Green \"\"]\n[Start \"Y\"]\n[Result \"*\"]\n\nY 5 YH-5\nB 3 -\nR 2 -\nG 1 -\nY 5 5-10\n", 1, "",
+			"línea 15: «Y 5 5-10»: movimiento ilegal 5-10: con un 5 y fichas en casa, hay que sacar ficha (must-exit, reglamento §4)"},
+	})
+}
+
+// setLang sets the locale for a test, LANG deciding.
+func setLang(t *testing.T, lang string) {
+	t.Helper()
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", lang)
 }
 
 func TestSelfPlay(t *testing.T) {
@@ -277,4 +303,13 @@ func TestEveryCommandHelp_OnStdout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMain runs the tests in an English locale, whatever the machine's:
+// the tests that check Spanish set it themselves (setLang).
+func TestMain(m *testing.M) {
+	os.Setenv("LC_ALL", "")
+	os.Setenv("LC_MESSAGES", "")
+	os.Setenv("LANG", "C")
+	os.Exit(m.Run())
 }

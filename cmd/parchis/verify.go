@@ -7,22 +7,32 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/journal"
+	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/termboard"
 )
 
 // runVerify checks a certified result: the table's signature, the judge's
 // signature, and that the game record replays to the result.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("verify", "[-judges FILE] [-table-key KEY] RESULT.json [RECORD]",
-		"Checks a result published by a table (docs/feed.md): the record's hash, the\n"+
+		"Checks a result published by a table (docs/feed.md), or a certified one kept\n"+
+			"beside the saved games (result-*.json): the record's hash, the\n"+
 			"table's signature, the judge's certification or rejection when there is one,\n"+
 			"and that the record replays with the rules to the result's position and\n"+
 			"winner. The record is the one inside the result, or RECORD, whose hash must\n"+
 			"then match too. RESULT.json may be - for standard input. Every check is\n"+
-			"printed; exit 1 when one fails, 2 when a file cannot be read.",
+			"printed; exit 1 when one fails, 2 when a file cannot be read.\n\n"+
+			"RESULT.json may also be the snapshot a table saves beside each record\n"+
+			"(games/YYYY-MM-DD_<table>_<n>.json): it carries no signature, so what is\n"+
+			"checked is that its record (and RECORD, or the .txt beside it) replays to\n"+
+			"its position and winner, and that the archived journal beside it ends with\n"+
+			"the head it names. Messages follow LANG (es or en).",
 		"  parchis verify -judges judges.json result.json game.txt\n"+
 			"  ok   record hash of game.txt 3b1f…9c0e\n"+
 			"  ok   record hash 3b1f…9c0e and table signature (key q8Hn…Vw=)\n"+
@@ -35,6 +45,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
+	lang := termboard.LocaleLang()
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		fmt.Fprintln(stderr, "parchis verify: want RESULT.json and an optional RECORD")
 		return exitUsage
@@ -51,7 +62,13 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&res); err != nil {
-		return fail("%s: not a result: %v", fs.Arg(0), err)
+		var sg table.SavedGame
+		sdec := json.NewDecoder(bytes.NewReader(raw))
+		sdec.DisallowUnknownFields()
+		if serr := sdec.Decode(&sg); serr != nil || sg.Seq == 0 {
+			return fail("%s: %s: %v", fs.Arg(0), lang.Pick("neither a result nor a table's saved game", "no es ni un resultado ni una partida guardada por una mesa"), err)
+		}
+		return verifySaved(fs.Arg(0), fs.Arg(1), &sg, lang, stdout, stderr)
 	}
 	var judges broadcast.Judges
 	if *judgesFile != "" {
@@ -68,10 +85,10 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	check := func(err error, ok string) {
 		if err != nil {
 			failed++
-			fmt.Fprintf(stdout, "FAIL %v\n", err)
+			fmt.Fprintf(stdout, "%s %s\n", lang.Pick("FAIL", "FALLO"), say(lang, err.Error()))
 			return
 		}
-		fmt.Fprintf(stdout, "ok   %s\n", ok)
+		fmt.Fprintf(stdout, "%s   %s\n", lang.Pick("ok", "bien"), ok)
 	}
 
 	record := []byte(res.Record)
@@ -118,20 +135,20 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		check(err, fmt.Sprintf("%s by %s (%s)", c.Verdict, c.Judge, how))
 		if err == nil && c.Verdict == broadcast.VerdictRejected {
-			fmt.Fprintf(stdout, "note the judge rejected the result: %s\n", c.Reason)
+			fmt.Fprintf(stdout, "%s: %s\n", lang.Pick("note the judge rejected the result", "nota el juez rechazó el resultado"), c.Reason)
 		}
 	} else {
-		fmt.Fprintln(stdout, "note no judge has certified or rejected the result")
+		fmt.Fprintln(stdout, lang.Pick("note no judge has certified or rejected the result", "nota ningún juez ha certificado ni rechazado el resultado"))
 		if *tableKey == "" && !*trustKeys {
 			check(errors.New("the table's key is not checked: give -table-key KEY (or -trust-keys)"), "")
 		}
 	}
 
 	if failed > 0 {
-		fmt.Fprintf(stdout, "NOT VERIFIED: %d check(s) failed\n", failed)
+		fmt.Fprintf(stdout, "%s: %d\n", lang.Pick("NOT VERIFIED: checks failed", "NO VERIFICADO: comprobaciones fallidas"), failed)
 		return exitRule
 	}
-	fmt.Fprintln(stdout, "verified")
+	fmt.Fprintln(stdout, lang.Pick("verified", "verificado"))
 	return exitOK
 }
 
@@ -159,4 +176,59 @@ func readArg(name string, stdin io.Reader) ([]byte, error) {
 		return io.ReadAll(stdin)
 	}
 	return os.ReadFile(name)
+}
+
+// verifySaved checks a table's saved game (table.SavedGame, read from
+// name): its record replays to its position and winner; the record file
+// (recordFile, or the .txt beside name) is the same record; the archived
+// journal beside it, when there, ends with the head it names.
+func verifySaved(name, recordFile string, sg *table.SavedGame, lang termboard.Lang, stdout, stderr io.Writer) int {
+	failed := 0
+	check := func(err error, ok string) {
+		if err != nil {
+			failed++
+			fmt.Fprintf(stdout, "%s %s\n", lang.Pick("FAIL", "FALLO"), say(lang, err.Error()))
+			return
+		}
+		fmt.Fprintf(stdout, "%s   %s\n", lang.Pick("ok", "bien"), ok)
+	}
+	fmt.Fprintf(stdout, "%s %s\n", lang.Pick("note", "nota"), lang.Pick(
+		"a table's saved game: not signed (its signed result is the feed's, or result-*.json)",
+		"partida guardada por la mesa: sin firma (el resultado firmado es el del canal, o result-*.json)"))
+	base := strings.TrimSuffix(name, ".json")
+	if recordFile == "" && name != "-" {
+		if _, err := os.Stat(base + ".txt"); err == nil {
+			recordFile = base + ".txt"
+		}
+	}
+	if recordFile != "" {
+		b, err := os.ReadFile(recordFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis verify: %v\n", err)
+			return exitUsage
+		}
+		var cerr error
+		if string(b) != sg.Record {
+			cerr = fmt.Errorf("%s: %s", recordFile, lang.Pick("not the record the saved game holds", "no es el acta que guarda la partida"))
+		}
+		check(cerr, lang.Pick("record ", "acta ")+recordFile+lang.Pick(" is the saved game's", " es la de la partida guardada"))
+	}
+	res := broadcast.Result{Result: sg.Result, Position: sg.Position}
+	check(replaysTo([]byte(sg.Record), &res), fmt.Sprintf("%s: %s, %s", lang.Pick("record replays to the saved result", "el acta se reproduce hasta el resultado guardado"), sg.Result, sg.Position))
+	if name != "-" {
+		if f, err := os.Open(base + ".journal"); err == nil {
+			head, n, verr := journal.Verify(f)
+			f.Close()
+			if verr == nil && head.String() != sg.JournalHead {
+				verr = fmt.Errorf("%s.journal: head %s, %s %s", base, head, lang.Pick("the saved game names", "la partida guardada dice"), sg.JournalHead)
+			}
+			check(verr, fmt.Sprintf("%s.journal: %d %s %s", base, n, lang.Pick("records, head", "registros, cabeza"), head))
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "%s: %d\n", lang.Pick("NOT VERIFIED: checks failed", "NO VERIFICADO: comprobaciones fallidas"), failed)
+		return exitRule
+	}
+	fmt.Fprintln(stdout, lang.Pick("verified", "verificado"))
+	return exitOK
 }

@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
 )
 
 // playedRecord plays a random game to its end and returns its record.
@@ -54,6 +57,7 @@ func key(t *testing.T) ed25519.PrivateKey {
 }
 
 func TestVerify(t *testing.T) {
+	setLang(t, "en_GB.UTF-8")
 	record, g := playedRecord(t, 7)
 	w, ok := g.Pos.Winner()
 	if !ok {
@@ -127,7 +131,7 @@ func TestVerify(t *testing.T) {
 		{"signed by another table after certification", []string{resigned}, 1, "FAIL certification"},
 		{"no arguments", nil, 2, "want RESULT.json"},
 		{"unreadable", []string{filepath.Join(dir, "missing.json")}, 2, "no such file"},
-		{"not a result", []string{recordFile}, 2, "not a result"},
+		{"not a result", []string{recordFile}, 2, "neither a result nor a table's saved game"},
 		{"help", []string{"--help"}, 0, "example:"},
 	}
 	for _, tt := range tests {
@@ -148,4 +152,80 @@ func TestVerify(t *testing.T) {
 			t.Errorf("exit %d:\n%s%s", code, stdout.String(), stderr.String())
 		}
 	})
+}
+
+// savedGameFiles plays the referee's end-of-game script on a table that
+// keeps its games in a folder, and returns the saved game's path without
+// extension (PATH.json, PATH.txt, PATH.journal).
+func savedGameFiles(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	script, err := os.ReadFile("../../referee/testdata/scripts/end.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []table.GameEnd
+	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}, Dir: dir, Table: "3",
+		OnGameEnd: func(e table.GameEnd) { ends = append(ends, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if err := tb.RunScript(bytes.NewReader(script), func(referee.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(ends) != 1 {
+		t.Fatalf("%d games ended", len(ends))
+	}
+	return strings.TrimSuffix(ends[0].File, ".json")
+}
+
+// parchis verify takes the snapshot saved beside each record: the record
+// beside it replays to its end, and the archived journal ends with the
+// head it names; a record changed or a journal cut fails.
+func TestVerify_SavedGame(t *testing.T) {
+	setLang(t, "en_GB.UTF-8")
+	base := savedGameFiles(t)
+	if !strings.HasSuffix(filepath.Base(base), "_3_1") {
+		t.Errorf("saved game named %s, want YYYY-MM-DD_3_1", filepath.Base(base))
+	}
+	var stdout, stderr bytes.Buffer
+	if st := run([]string{"verify", base + ".json"}, nil, &stdout, &stderr); st != exitOK {
+		t.Fatalf("status %d\n%s%s", st, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"not signed", "is the saved game's", "record replays to the saved result: YR", ".journal: ", "verified"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	// The record edited: it no longer is the saved one.
+	rec, _ := os.ReadFile(base + ".txt")
+	if err := os.WriteFile(base+".txt", bytes.Replace(rec, []byte("[Table"), []byte("[Tabla"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	if st := run([]string{"verify", base + ".json"}, nil, &stdout, &stderr); st != exitRule || !strings.Contains(stdout.String(), "FAIL") {
+		t.Errorf("edited record: status %d\n%s", st, stdout.String())
+	}
+	os.WriteFile(base+".txt", rec, 0o644)
+	// The journal cut short: its head is not the one saved.
+	j, _ := os.ReadFile(base + ".journal")
+	os.WriteFile(base+".journal", j[:len(j)/2], 0o644)
+	stdout.Reset()
+	if st := run([]string{"verify", base + ".json"}, nil, &stdout, &stderr); st != exitRule {
+		t.Errorf("cut journal: status %d\n%s", st, stdout.String())
+	}
+	// In Spanish.
+	os.WriteFile(base+".journal", j, 0o644)
+	setLang(t, "es_ES.UTF-8")
+	stdout.Reset()
+	if st := run([]string{"verify", base + ".json"}, nil, &stdout, &stderr); st != exitOK || !strings.Contains(stdout.String(), "verificado") || !strings.Contains(stdout.String(), "sin firma") {
+		t.Errorf("in Spanish: status %d\n%s", st, stdout.String())
+	}
+	// Not a result nor a saved game.
+	os.WriteFile(base+".other", []byte(`{"x":1}`), 0o644)
+	stderr.Reset()
+	if st := run([]string{"verify", base + ".other"}, nil, &stdout, &stderr); st != exitUsage || !strings.Contains(stderr.String(), "ni un resultado") {
+		t.Errorf("not a result: status %d, %s", st, stderr.String())
+	}
 }

@@ -49,6 +49,10 @@ type daemon struct {
 	// resultSeq the number of its result event.
 	result    *broadcast.Result
 	resultSeq uint64
+	// round is the tournament round the judges' last new-game named, kept
+	// in the records of the games that follow (in memory only: a restart
+	// forgets it until the next new-game).
+	round string
 	// feedHeld are events the feed's queue could not take (a full disk),
 	// oldest first, queued again at the next event or Retry; feedErr says
 	// why.
@@ -217,6 +221,7 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	d.table, err = table.Open(table.Opts{
 		Caps: caps, Grace: cfg.Referee.Grace.D(), Dir: cfg.Dir, Sinks: append(sinks, extra...),
 		OnGameEnd: d.gameEnd, Logger: log.With("part", "table"),
+		Table: cfg.Table, RecordTags: d.recordTags,
 	})
 	if err != nil {
 		return nil, err
@@ -459,6 +464,9 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 			}
 		}
 		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
+		if err == nil {
+			d.round = c.Round
+		}
 		if err == nil && d.result != nil {
 			// The judges start the next game: the last result leaves the
 			// feed (it is kept in DIR/games).
@@ -570,6 +578,12 @@ func (d *daemon) loadCertified() {
 	if d.pub != nil {
 		d.pub.Result(*d.result)
 	}
+}
+
+// recordTags are the header tags of a finished game's record that the
+// table's configuration and the judges give: Event, Table and Round.
+func (d *daemon) recordTags() []engine.Tag {
+	return []engine.Tag{{Key: "Event", Value: d.cfg.Event}, {Key: "Table", Value: d.cfg.Table}, {Key: "Round", Value: d.round}}
 }
 
 // serveMetrics serves the Prometheus metrics on addr until ctx ends.

@@ -21,6 +21,7 @@ import (
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/internal/testdisk"
 	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
 )
 
 // fill takes every free byte of the file system at dir, and returns a
@@ -200,7 +201,7 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 		if s > faultStart && s <= recovered {
 			endsInFault++
 		}
-		if _, err := os.Stat(filepath.Join(dir, "games", fmt.Sprintf("game-%06d.json", s))); err != nil {
+		if _, err := os.Stat(table.SavedGames(dir)[s] + ".json"); err != nil {
 			t.Errorf("the game ended by event %d has no saved result: %v", s, err)
 		}
 	}
@@ -214,7 +215,7 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 		var sg struct {
 			RecordSHA string `json:"record"`
 		}
-		b, _ := os.ReadFile(filepath.Join(dir, "games", fmt.Sprintf("game-%06d.json", results[len(results)-1])))
+		b, _ := os.ReadFile(table.SavedGames(dir)[results[len(results)-1]] + ".json")
 		json.Unmarshal(b, &sg)
 		if certify.RecordHash([]byte(sg.RecordSHA)) != offered.RecordSHA256 {
 			t.Errorf("the result offered is not the newest game's (event %d)", results[len(results)-1])

@@ -145,7 +145,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	defer cancel()
 	base := "http://" + dash
 	b := browsertest.Start(t, ctx, base+"/")
-	b.WaitJS(ctx, t, `document.getElementById("card-local/1") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
+	b.WaitJS(ctx, t, `document.getElementById("tile-local/1") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 
 	// Moves reach the page within a second of reaching the feed. The
 	// machine is shared, so the median of five moves is what must hold.
@@ -154,9 +154,9 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		seq, at := feed.nextMove(t, after, 30*time.Second)
 		s := strconv.FormatUint(seq, 10)
-		// The card's event number (at 60 times real speed the short
-		// feed on the card may already have moved on).
-		b.WaitJS(ctx, t, `Number(document.getElementById("card-local/1").getAttribute("data-seq")) >= `+s, browsertest.WaitLong)
+		// The tile's event number (at 60 times real speed the table may
+		// already have moved on).
+		b.WaitJS(ctx, t, `Number(document.getElementById("tile-local/1").getAttribute("data-seq")) >= `+s, browsertest.WaitLong)
 		lats = append(lats, time.Since(at))
 		after = seq
 	}
@@ -166,7 +166,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 		t.Errorf("median %v from the feed to the page, want ≤ 1s", lats[2])
 	}
 	var pieces int
-	if err := b.Eval(ctx, `document.querySelectorAll('#card-local\\/1 svg .piece').length`, &pieces); err != nil || pieces != 16 {
+	if err := b.Eval(ctx, `document.querySelectorAll('#tile-local\\/1 svg .piece').length`, &pieces); err != nil || pieces != 16 {
 		t.Errorf("the board shows %d pieces (%v), want 16", pieces, err)
 	}
 
@@ -188,7 +188,12 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	if err := b.Eval(ctx, `document.querySelector('#certify-form input[name="record"]').value`, &hash); err != nil || hash == "" {
 		t.Fatalf("no record hash in the certify form (%v)", err)
 	}
-	b.ClickUntil(ctx, t, "certify", `document.querySelector("#flash.ok")`, browsertest.WaitLong)
+	// Certifying asks for a confirmation first.
+	b.ClickUntil(ctx, t, "certify", `document.getElementById("certify-box") && document.getElementById("certify-box").open`, browsertest.WaitLong)
+	if err := b.Eval(ctx, `document.getElementById("certify-confirm").click(); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	b.WaitJS(ctx, t, `document.querySelector("#flash.ok")`, browsertest.WaitLong)
 	b.WaitJS(ctx, t, `document.querySelector("#result .v-certified") || !document.getElementById("result").innerText.includes(`+strconv.Quote(hash)+`)`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(dir, "certified.png"))
 	cert := feed.waitCertified(t, hash, 10*time.Second)
@@ -211,7 +216,9 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", parchis, "../parchis").CombinedOutput(); err != nil {
 		t.Fatalf("build parchis: %v\n%s", err, out)
 	}
-	out, err := exec.Command(parchis, "verify", "-judges", jf, rf).CombinedOutput()
+	vc := exec.Command(parchis, "verify", "-judges", jf, rf)
+	vc.Env = append(os.Environ(), "LC_ALL=C", "LC_MESSAGES=", "LANG=C") // its words in English
+	out, err := vc.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "verified") || strings.Contains(string(out), "not checked") {
 		t.Fatalf("parchis verify: %v\n%s", err, out)
 	}

@@ -17,8 +17,9 @@ import (
 func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("journal", "check DIR | salvage DIR",
 		"check reads the table's journal (DIR/table.journal) and every archived game's\n"+
-			"journal (DIR/games/game-N.journal) without changing anything, and says for\n"+
-			"each whether its records and hash chain are whole, and for an archive whether\n"+
+			"journal (DIR/games/YYYY-MM-DD_<table>_<n>.journal) without changing\n"+
+			"anything, and says for each whether its records and hash chain are whole,\n"+
+			"and for an archive whether\n"+
 			"its head is the one its saved result names. Exit 1 when anything is damaged.\n\n"+
 			"salvage repairs DIR/table.journal as the daemon does on start: damage in the\n"+
 			"middle (valid records after a bad one) keeps the original file beside it,\n"+
@@ -47,7 +48,7 @@ func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // journalCheck reports on every journal of dir.
 func journalCheck(dir string, stdout, stderr io.Writer) int {
 	bad := 0
-	archives, _ := filepath.Glob(filepath.Join(dir, "games", "game-*.journal"))
+	archives, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
 	slices.Sort(archives)
 	for _, path := range append(archives, filepath.Join(dir, table.JournalName)) {
 		data, err := os.ReadFile(path)

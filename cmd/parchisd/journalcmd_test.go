@@ -70,7 +70,7 @@ func TestJournalCommand_CheckAndSalvage(t *testing.T) {
 			a, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
 			b, _ := os.ReadFile(a[0])
 			os.WriteFile(a[0], b[:len(b)-5], 0o600)
-		}, []string{"games/game-", "damaged tail", "is not the one"}, nil, exitFail},
+		}, []string{"_table_1.journal", "damaged tail", "is not the one"}, nil, exitFail},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ func (f *feedRecorder) max() uint64 {
 // games' in order and then the current one, as a restart replays them.
 func journalEvents(t *testing.T, dir string) []referee.Event {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "games", "game-*.journal"))
+	files, _ := filepath.Glob(filepath.Join(dir, "games", "*.journal"))
 	slices.Sort(files)
 	files = append(files, filepath.Join(dir, table.JournalName))
 	var all []referee.Event
@@ -238,7 +238,7 @@ sim:
 	if len(rec.changed) > 0 {
 		t.Errorf("numbers that carried two different events: %v", rec.changed[:min(10, len(rec.changed))])
 	}
-	games, _ := filepath.Glob(filepath.Join(dir, "table", "games", "game-*.json"))
+	games := table.SavedGames(filepath.Join(dir, "table"))
 	t.Logf("%d runs: %d SIGKILL, %d SIGTERM, %d right after a game's end, %d soon after the next began; %d games, %d events in the journals, %d received (%d again); %d lost, %d changed",
 		runs, kills, terms, atEnd, afterNew, len(games), len(want), len(rec.events), rec.received-len(rec.events), lost, changed)
 	if len(games) < atEnd+afterNew {

@@ -168,13 +168,5 @@ func terminalSize(f *os.File) (cols, rows int) {
 	return cols, rows
 }
 
-// langFromEnv is the language of the locale: LC_ALL, else LC_MESSAGES,
-// else LANG.
-func langFromEnv() termboard.Lang {
-	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if l := os.Getenv(v); l != "" {
-			return termboard.LangFromEnv(l)
-		}
-	}
-	return termboard.English
-}
+// langFromEnv is the language of the locale (termboard.LocaleLang).
+func langFromEnv() termboard.Lang { return termboard.LocaleLang() }

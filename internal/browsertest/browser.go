@@ -424,3 +424,20 @@ func jsString(s string) string {
 func (b *Browser) Eval(ctx context.Context, expr string, out any) error {
 	return b.page.eval(ctx, expr, out)
 }
+
+// SetViewport makes the page width × height CSS pixels, as a phone
+// (mobile: touch, device scale 2) or a laptop shows it, and waits for the
+// page to lay itself out again.
+func (b *Browser) SetViewport(ctx context.Context, t *testing.T, width, height int, mobile bool) {
+	t.Helper()
+	scale := 1
+	if mobile {
+		scale = 2
+	}
+	if err := b.page.call(ctx, "Emulation.setDeviceMetricsOverride", map[string]any{
+		"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile,
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+}

@@ -1,0 +1,254 @@
+// Package spanish says in Spanish the sentences the referee, the rules
+// engine and the tables write in English (events' details, rule and
+// position errors, answers to commands, a record's errors), for the
+// judges' pages and the command line. Each sentence has a pattern and
+// its Spanish form, where $1… are the pattern's groups, ${cN} is group N
+// taken as a colour's English name (Amarillo…) and ${fN} the same as an
+// adjective of a piece (amarilla…).
+package spanish
+
+import (
+	"regexp"
+	"strings"
+)
+
+// colourNoun and pieceAdjective say a colour by its letter: as a player
+// (Amarillo) and of a piece (una ficha amarilla).
+var (
+	colourNoun     = map[string]string{"Y": "Amarillo", "B": "Azul", "R": "Rojo", "G": "Verde"}
+	pieceAdjective = map[string]string{"Y": "amarilla", "B": "azul", "R": "roja", "G": "verde"}
+)
+
+// PieceAdjective says a colour (its letter) of a piece: amarilla, azul,
+// roja, verde.
+func PieceAdjective(letter string) string { return pieceAdjective[letter] }
+
+// detailForm is one English sentence and its Spanish form.
+type detailForm struct {
+	re *regexp.Regexp
+	es string
+}
+
+// colourWord is the pattern of a colour's English name.
+const colourWord = `(Yellow|Blue|Red|Green)`
+
+var detailForms = func() []detailForm {
+	pairs := []struct{ en, es string }{
+		// a record's line: its number and text, then why (first: a line's
+		// reason may itself be a sentence of the engine)
+		{`^line (\d+): "(.*)": (.+)$`, `línea $1: «$2»: $3`},
+		{`^line (\d+): (.+)$`, `línea $1: $2`},
+		// referee: starts, throws, moves, ends
+		{`^` + colourWord + ` starts$`, `empieza ${c1}`},
+		{`^game set up, ` + colourWord + ` to move$`, `partida preparada, mueve ${c1}`},
+		{`^set by a judge$`, `fijada por un juez`},
+		{`^opening (.+)$`, `sorteo de salida $1`},
+		{`^opening: (.+)$`, `sorteo de salida: $1`},
+		{`^no legal move: the throw is lost$`, `ningún movimiento posible: se pierde la tirada`},
+		{`^no piece can play the bonus (\d+): it is lost$`, `ninguna ficha puede contar el premio de $1: se pierde`},
+		{`^position set by judge (.+)$`, `posición fijada por el juez $1`},
+		{`^` + colourWord + ` and ` + colourWord + ` win; waiting for a judge to certify$`, `ganan ${c1} y ${c2}; falta que un juez certifique`},
+		{`^a piece too many on (\S+)$`, `una ficha de más en $1`},
+		{`^a ` + colourWord + ` piece too many on (\S+)$`, `una ficha ${f1} de más en $2`},
+		{`^a piece missing on (\S+)$`, `falta una ficha en $1`},
+		{`^a ` + colourWord + ` piece missing on (\S+)$`, `falta una ficha ${f1} en $2`},
+		{`^the board agrees with the game again$`, `el tablero vuelve a coincidir con la partida`},
+		{`^the piece lifted from (\S+) must be the one played \(ficha tocada es ficha jugada\)$`, `la ficha levantada de $1 es la que se juega (ficha tocada, ficha jugada)`},
+		{`^the piece lifted from (\S+) must be the one played$`, `la ficha levantada de $1 es la que se juega`},
+		{`^kills ` + colourWord + `'s piece on (\S+)$`, `come una ficha ${f1} en $2`},
+		{`^bonus (\d+)$`, `premio de $1`},
+		{`^take it to (\S+)$`, `llévela a $1`},
+		{`^reaches the goal$`, `llega a la meta`},
+		{`^the partner's piece was sent home: (\S+) replaces (\S+)$`, `la ficha de la pareja vuelve a casa: $1 sustituye a $2`},
+		{`^a move the sensors cannot see, taken as played when the next throw came$`, `un movimiento que los sensores no ven, dado por hecho al llegar la tirada siguiente`},
+		{`^the die is not flat: throw again$`, `el dado no quedó plano: repita la tirada`},
+		{`^the die left the tray: throw again$`, `el dado salió de la bandeja: repita la tirada`},
+		{`^more than one die: throw one die again$`, `más de un dado: tire un solo dado otra vez`},
+		{`^the die could not be read: throw again$`, `no se pudo leer el dado: repita la tirada`},
+		{`^the die appeared or turned without tumbling: throw again$`, `el dado apareció o giró sin rodar: repita la tirada`},
+		{`^bad die value (-?\d+): throw again$`, `valor de dado $1 no válido: repita la tirada`},
+		{`^the ` + colourWord + ` piece on (\S+) must go home before the next throw: this throw does not count$`, `la ficha ${f1} de $2 debe volver a casa antes de la tirada siguiente: esta tirada no cuenta`},
+		{`^the ([1-6]) is still to be played: this throw does not count$`, `falta jugar el $1: esta tirada no cuenta`},
+		{`^the bonus (\+\d+) is still to be played: this throw does not count$`, `falta contar el premio $1: esta tirada no cuenta`},
+		{`^the board does not agree with the game yet: this throw does not count$`, `el tablero aún no coincide con la partida: esta tirada no cuenta`},
+		{`^counts 7$`, `cuenta 7`},
+		{`^third 6: no piece goes home \(none moved, or it is in its column or goal\); the turn passes$`, `tercer seis: ninguna ficha vuelve a casa (no movió ninguna, o está en su pasillo o en la meta); pasa el turno`},
+		{`^third 6: the piece on (\S+) goes home; the turn passes$`, `tercer seis: la ficha de $1 vuelve a casa; pasa el turno`},
+		{`^the piece played (\S+) went on to (\S+), (\d+) steps from (\S+): the move (\S+) stands$`, `la ficha jugada en $1 siguió hasta $2, a $3 casillas de $4: vale el movimiento $5`},
+		{`^the game is over$`, `la partida ha terminado`},
+		{`^` + colourWord + `'s piece moved: a player never moves the partner's pieces$`, `se movió una ficha ${f1}: nadie mueve las fichas de su pareja`},
+		{`^` + colourWord + `'s piece moved during ` + colourWord + `'s turn$`, `se movió una ficha ${f1} en el turno de ${c2}`},
+		{`^a piece moved before the throw$`, `se movió una ficha antes de tirar`},
+		{`^not a legal move$`, `no es un movimiento legal`},
+		// engine: why a move or a throw breaks the rules
+		{`^illegal move (\S+): (.+) \(([a-z-]+), RULES\.md (§\d+)\)$`, `movimiento ilegal $1: $2 ($3, reglamento $4)`},
+		{`^(.+) \(([a-z-]+), RULES\.md (§\d+)\)$`, `$1 ($2, reglamento $3)`},
+		{`^no move is due: the phase is (\S+)$`, `no toca mover: la fase es $1`},
+		{`^no throw is due: the phase is (\S+)$`, `no toca tirar: la fase es $1`},
+		{`^no bonus of (\d+) is due: the phase is (\S+)$`, `no se debe ningún premio de $1: la fase es $2`},
+		{`^no such site$`, `esa casilla no existe`},
+		{`^the piece on (\S+) is ` + colourWord + `'s, and ` + colourWord + ` is to move$`, `la ficha de $1 es de ${c2}, y mueve ${c3}`},
+		{`^there is no piece on (\S+)$`, `no hay ninguna ficha en $1`},
+		{`^a piece in the goal never moves$`, `una ficha en la meta ya no se mueve`},
+		{`^a bonus never brings a piece out of home$`, `un premio nunca saca una ficha de casa`},
+		{`^a piece leaves home only with a 5, and the throw is (\d+)$`, `una ficha sale de casa solo con un 5, y la tirada es $1`},
+		{`^a piece comes out onto its exit square (\S+)$`, `una ficha sale a su casilla de salida, $1`},
+		{`^the exit square (\S+) holds two of ` + colourWord + `'s own pieces$`, `la casilla de salida $1 tiene ya dos fichas de ${c2}`},
+		{`^no legal exit$`, `ninguna salida posible`},
+		{`^(\S+) is not on ` + colourWord + `'s route$`, `$1 no está en el recorrido de ${c2}`},
+		{`^pieces never move backwards$`, `las fichas nunca retroceden`},
+		{`^(\S+) to (\S+) is (\d+) steps and the count is (\d+)$`, `de $1 a $2 hay $3 casillas y la cuenta es $4`},
+		{`^it passes the barrier on (\S+)$`, `atraviesa la barrera de $1`},
+		{`^it lands on the barrier on (\S+)$`, `cae en la barrera de $1`},
+		{`^(\S+) already holds two pieces$`, `$1 ya tiene dos fichas`},
+		{`^with a 5 and a piece at home, a piece must come out$`, `con un 5 y fichas en casa, hay que sacar ficha`},
+		{`^with a 6, a piece must leave a barrier \((.*)\)$`, `con un 6, hay que abrir una barrera ($1)`},
+		{`^not a legal move \(legal: (.*)\)$`, `no es un movimiento legal (legales: $1)`},
+		{`^it kills nothing on (\S+): write (\S+)$`, `no come nada en $1: escriba $2`},
+		{`^landing there kills: write (\S+)$`, `al caer ahí se come: escriba $1`},
+		{`^it is ` + colourWord + `'s turn$`, `es el turno de ${c1}`},
+		// engine: why a position (PPN) is not valid
+		{`^bad position: field (\d) \((placement|side to move|phase|sixes|last moved|starter)\): (.+)$`, `posición no válida: campo $1 ($2): $3`},
+		{`^bad position: (.+)$`, `posición no válida: $1`},
+		{`^placement$`, `colocación`},
+		{`^side to move$`, `turno`},
+		{`^phase$`, `fase`},
+		{`^sixes$`, `seises`},
+		{`^last moved$`, `última movida`},
+		{`^starter$`, `quien empezó`},
+		{`^want 6 fields separated by single spaces, got (\d+)$`, `se esperan 6 campos separados por un espacio, hay $1`},
+		{`^"(.*)" is not a colour: want Y, B, R or G$`, `«$1» no es un color: Y, B, R o G`},
+		{`^"(.*)": want throw, 1…6, \+20, \+10 or end$`, `«$1»: se espera throw, 1…6, +20, +10 o end`},
+		{`^"(.*)": want 0, 1 or 2$`, `«$1»: se espera 0, 1 o 2`},
+		{`^(-?\d+): want 0, 1 or 2$`, `$1: se espera 0, 1 o 2`},
+		{`^"-": write null for no piece$`, `«-»: escriba null si no hay ficha`},
+		{`^a 6 is to be played, so sixes must be at least 1$`, `hay que jugar un 6, así que los seises son al menos 1`},
+		{`^a (\d) is to be played, so sixes must be 0$`, `hay que jugar un $1, así que los seises son 0`},
+		{`^"(.*)" is not a site or -$`, `«$1» no es una casilla ni -`},
+		{`^(\S+) is a home: the piece last moved is never at home$`, `$1 es una casa: la última ficha movida nunca está en casa`},
+		{`^(\S+) is off ` + colourWord + `'s route: the piece last moved is the side to move's$`, `$1 está fuera del recorrido de ${c2}: la última ficha movida es de quien mueve`},
+		{`^empty: write - when every piece is at home$`, `vacía: escriba - cuando todas las fichas están en casa`},
+		{`^"(.*)": want SITE:COLOURS$`, `«$1»: se espera CASILLA:COLORES`},
+		{`^"(.*)" is not a site$`, `«$1» no es una casilla`},
+		{`^(\S+): homes are not placed \(unplaced pieces are at home\)$`, `$1: las casas no se escriben (las fichas no colocadas están en casa)`},
+		{`^(\S+): sites must be in canonical order, each once$`, `$1: las casillas van en el orden canónico, una vez cada una`},
+		{`^(\S+): holds (\d+) pieces, want 1 to (\d+)$`, `$1: tiene $2 fichas, se admiten de 1 a $3`},
+		{`^(\S+): "(.*)" is not a colour$`, `$1: «$2» no es un color`},
+		{`^(\S+): a ` + colourWord + ` piece never stands there$`, `$1: una ficha ${f2} nunca está ahí`},
+		{`^(\S+): ` + colourWord + ` has more than 4 pieces$`, `$1: ${c2} tiene más de 4 fichas`},
+		{`^(\S+): pieces of non-partner colours share only a safe square$`, `$1: fichas de colores no compañeros solo comparten un seguro`},
+		// engine: a game record that does not replay
+		{`^header lacks the tag (\w+)$`, `a la cabecera le falta la etiqueta $1`},
+		{`^tag (\w+) given twice$`, `la etiqueta $1 aparece dos veces`},
+		{`^the record ends before the last throw is played$`, `el acta termina antes de jugarse la última tirada`},
+		{`^tag Result is (\S+) but the game ends with (\S+) winning$`, `la etiqueta Result dice $1 pero la partida la ganan $2`},
+		{`^tag Result is (\S+) but the game is not over$`, `la etiqueta Result dice $1 pero la partida no ha terminado`},
+		{`^a judge's correction needs a whole PPN$`, `la corrección de un juez necesita una PPN completa`},
+		{`^record does not replay: (.+)$`, `el acta no se reproduce: $1`},
+		{`^record replays to an unfinished game \((.+)\), the result says (\S+)$`, `el acta lleva a una partida sin terminar ($1), el resultado dice $2`},
+		{`^record replays to a win of (\S+), the result says (\S+)$`, `el acta lleva a una victoria de $1, el resultado dice $2`},
+		{`^record replays to position (.+), the result says (.+)$`, `el acta lleva a la posición $1, el resultado dice $2`},
+		// the tables' answers to the judges' commands
+		{`^unauthorised: (.+)$`, `no autorizado: $1`},
+		{`^bad command: (.+)$`, `orden no válida: $1`},
+		{`^judge "(.+)" is not one of this table's judges$`, `el juez «$1» no es uno de los jueces de esta mesa`},
+		{`^(\S+): the table has no result$`, `$1: la mesa no tiene resultado`},
+		{`^(\S+): the table trusts no judge's key$`, `$1: la mesa no confía en ninguna clave de juez`},
+		{`^table busy: too many commands waiting$`, `mesa ocupada: demasiadas órdenes en espera`},
+		{`^no result is waiting for a judge$`, `ningún resultado espera a un juez`},
+		{`^the command carries no certification$`, `la orden no lleva certificación`},
+		{`^the result is already certified by (.+)$`, `el resultado ya está certificado por $1`},
+		{`^the result is already rejected by (.+)$`, `el resultado ya está rechazado por $1`},
+		{`^the game is at event (\d+), the judge saw event (\d+): look at the table again$`, `la partida va por el evento $1 y el juez vio el $2: vuelva a mirar la mesa`},
+		{`^unknown command "(.+)"$`, `orden desconocida «$1»`},
+		{`^(\S+) command by "(.+)": (.+)$`, `orden $1 del juez «$2»: $3`},
+		{`^certification by "(.+)": (.+)$`, `certificación de «$1»: $2`},
+		{`^not signed$`, `sin firma`},
+		{`^judge's key is not among the trusted judges' keys$`, `la clave del juez no está entre las de confianza`},
+		{`^ed25519: bad signature$`, `firma no válida`},
+		{`^bad signature$`, `firma no válida`},
+		// the dashboard's own checks of a result
+		{`^result of (\S+): table signature: (.+)$`, `resultado de $1: firma de la mesa: $2`},
+		{`^result of (\S+): record does not match record_sha256 \(record hashes to (\S+), result says "(.*)"\)$`, `resultado de $1: el acta no coincide con su SHA-256 (da $2, el resultado dice «$3»)`},
+		{`^result of (\S+): key (\S+): signed by a key that is not the table's \((\S+)\)$`, `resultado de $1: clave $2: firmado con una clave que no es la de la mesa ($3)`},
+	}
+	out := make([]detailForm, len(pairs))
+	for i, p := range pairs {
+		out[i] = detailForm{regexp.MustCompile(p.en), p.es}
+	}
+	return out
+}()
+
+// colourByName maps a colour's English name to its letter.
+var colourByName = map[string]string{"Yellow": "Y", "Blue": "B", "Red": "R", "Green": "G"}
+
+// Say returns the Spanish form of s and whether it has one. A sentence
+// made of parts joined by "; " or ", by judge" is said part by part.
+func Say(s string) (string, bool) {
+	for _, f := range detailForms {
+		m := f.re.FindStringSubmatchIndex(s)
+		if m == nil {
+			continue
+		}
+		var b []byte
+		tmpl := f.es
+		// ${cN} and ${fN}: group N as a colour's name or adjective.
+		for {
+			i := strings.Index(tmpl, "${c")
+			if j := strings.Index(tmpl, "${f"); j >= 0 && (i < 0 || j < i) {
+				i = j
+			}
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(tmpl[i:], '}')
+			n := 0
+			for _, d := range tmpl[i+3 : i+j] {
+				n = n*10 + int(d-'0')
+			}
+			letter := colourByName[s[m[2*n]:m[2*n+1]]]
+			word := colourNoun[letter]
+			if tmpl[i+2] == 'f' {
+				word = pieceAdjective[letter]
+			}
+			tmpl = tmpl[:i] + word + tmpl[i+j+1:]
+		}
+		b = f.re.ExpandString(b, tmpl, s, m)
+		out := string(b)
+		// What a group holds may be a sentence of its own (a reason
+		// inside an error).
+		for k := 1; k < len(m)/2; k++ {
+			if m[2*k] < 0 {
+				continue
+			}
+			g := s[m[2*k]:m[2*k+1]]
+			if es, ok := Say(g); ok && es != g {
+				out = strings.Replace(out, g, es, 1)
+			}
+		}
+		return out, true
+	}
+	if before, judge, ok := strings.Cut(s, ", by judge "); ok {
+		if es, ok := Say(before); ok {
+			return es + ", por el juez " + judge, true
+		}
+	}
+	if before, how, ok := strings.Cut(s, " ("); ok && strings.HasSuffix(how, ")") {
+		es1, ok1 := Say(before)
+		es2, ok2 := Say(strings.TrimSuffix(how, ")"))
+		if ok1 && ok2 {
+			return es1 + " (" + es2 + ")", true
+		}
+	}
+	if parts := strings.Split(s, "; "); len(parts) > 1 {
+		for i, p := range parts {
+			es, ok := Say(p)
+			if !ok {
+				return s, false
+			}
+			parts[i] = es
+		}
+		return strings.Join(parts, "; "), true
+	}
+	return s, false
+}
