@@ -1,0 +1,113 @@
+package bots_test
+
+import (
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parchis-table/parchis/bots"
+	"github.com/parchis-table/parchis/engine"
+)
+
+// midGame is engine's benchmark position: pieces of every colour out, a
+// shared safe square, a partner barrier, pieces in columns and goals.
+const midGame = "5:Y,12:B,20:RY,29:GY,40:R,46:B,60:G,Y3:Y,B5:B,RG:R,GG:G Y 4 0 - Y"
+
+// BenchmarkPlayout measures one greedy playout from the middle of a game
+// to its end, the unit of the mc bot's and the win chance's budgets.
+func BenchmarkPlayout(b *testing.B) {
+	pos := mustPPN(b, midGame)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		bots.Playout(pos, rng)
+	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkPlayoutFromStart measures a greedy playout of a whole game.
+func BenchmarkPlayoutFromStart(b *testing.B) {
+	pos := engine.NewPosition(engine.Yellow)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		bots.Playout(pos, rng)
+	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkWinChance20000 is `parchis winprob -n 20000` on a mid-game
+// position (the bar: 1.5 s on one core).
+func BenchmarkWinChance20000(b *testing.B) {
+	pos := mustPPN(b, midGame)
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		bots.WinChance(pos, 20000, 1)
+	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkGreedyChoose measures one choice of the greedy bot.
+func BenchmarkGreedyChoose(b *testing.B) {
+	pos := mustPPN(b, midGame)
+	b.ReportAllocs()
+	for b.Loop() {
+		bots.Greedy{}.Choose(&pos)
+	}
+}
+
+// BenchmarkMCChoose measures one choice of the mc bot at its default
+// budget.
+func BenchmarkMCChoose(b *testing.B) {
+	pos := mustPPN(b, midGame)
+	bot := bots.NewMC(bots.DefaultPlayouts, 1)
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		bot.Choose(&pos)
+	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkMCChooseOpening measures one choice of the mc bot at its
+// default budget early in a game, where playouts are longest: the budget
+// is chosen so that this stays near 200 ms of one core.
+func BenchmarkMCChooseOpening(b *testing.B) {
+	pos := mustPPN(b, "5:Y,9:Y,22:B,39:R,56:G Y 3 0 - Y")
+	bot := bots.NewMC(bots.DefaultPlayouts, 1)
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		bot.Choose(&pos)
+	}
+	reportCPU(b, cpu)
+}
+
+// cpuTime returns the process's CPU time so far. On a machine shared with
+// other work, a benchmark's wall time per op overstates what one core
+// needs; the CPU time per op (cpu-ns/op) does not, as long as the
+// benchmark runs on one thread (-cpu 1).
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
+func mustPPN(t testing.TB, s string) engine.Position {
+	t.Helper()
+	p, err := engine.ParsePPN(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
