@@ -65,8 +65,26 @@ type State struct {
 	// Mismatch lists the sites where the board disagrees with the game.
 	Mismatch []string `json:"mismatch,omitempty"`
 	// Result is YR or BG once the game is over.
-	Result string    `json:"result,omitempty"`
-	Time   time.Time `json:"time"`
+	Result string `json:"result,omitempty"`
+	// WinChance is each pair's estimated chance of winning from this
+	// state's position, for spectators; absent until the table has
+	// estimated this position (or when it estimates none).
+	WinChance *WinChance `json:"win_chance,omitempty"`
+	Time      time.Time  `json:"time"`
+}
+
+// WinChance is each pair's chance of winning a game in play, estimated by
+// playing it on to its end Playouts times (greedy playouts, see the bots
+// package). YR and BG add up to 1; YRLow and YRHigh bound YR's 95%
+// interval (BG's is 1−YRHigh to 1−YRLow).
+type WinChance struct {
+	// Seq is the number of the event the estimated position follows.
+	Seq      uint64  `json:"seq"`
+	YR       float64 `json:"yr"`
+	BG       float64 `json:"bg"`
+	YRLow    float64 `json:"yr_low"`
+	YRHigh   float64 `json:"yr_high"`
+	Playouts int     `json:"playouts"`
 }
 
 // Result is the retained final result of a game: what was played, the

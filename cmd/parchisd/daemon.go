@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/config"
@@ -54,6 +55,12 @@ type daemon struct {
 	// why.
 	feedHeld []referee.Event
 	feedErr  error
+	// live estimates each new position's win chance off the table's
+	// goroutine; winChance is its last estimate, posted the position last
+	// handed to it.
+	live      *bots.Live
+	winChance *bots.LiveEstimate
+	posted    engine.Position
 	// shownAlerts are the alerts last shown.
 	shownAlerts []string
 	alertsShown bool
@@ -206,6 +213,14 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		go func() {
 			defer d.wg.Done()
 			pub.Run(ctx)
+		}()
+	}
+	if cfg.WinChance.Playouts > 0 && d.pub != nil {
+		d.live = bots.NewLive(cfg.WinChance.Playouts, 1)
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			d.live.Run(ctx)
 		}()
 	}
 	if cfg.Metrics != "" {
@@ -401,10 +416,41 @@ func (d *daemon) publishState(at time.Time) {
 		return
 	}
 	r := d.table.Referee()
-	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), r.Position(), r.Players(), r.LastThrow(), r.Lights(), r.Mismatch(), at)
+	pos := r.Position()
+	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), pos, r.Players(), r.LastThrow(), r.Lights(), r.Mismatch(), at)
+	if e := d.winChance; e != nil && e.Position == pos {
+		lo, hi := e.Interval(engine.PairYR)
+		s.WinChance = &broadcast.WinChance{Seq: e.Seq, YR: e.Chance(engine.PairYR), BG: e.Chance(engine.PairBG), YRLow: lo, YRHigh: hi, Playouts: e.Playouts}
+	}
 	if err := d.pub.State(s); err != nil {
 		d.log.Error("state", "err", err)
 	}
+	if d.live != nil && r.Game() != nil && d.posted != pos {
+		// A new position: estimated on the estimator's goroutine, which
+		// drops the estimate of the one before if it is still running.
+		d.posted = pos
+		d.live.Post(pos, r.Seq())
+	}
+}
+
+// winChances delivers the estimator's finished estimates (nil without
+// one: a case on it never fires).
+func (d *daemon) winChances() <-chan bots.LiveEstimate {
+	if d.live == nil {
+		return nil
+	}
+	return d.live.Results()
+}
+
+// gotWinChance publishes an estimate of the table's current position
+// again with the state; one of a position left behind is dropped.
+func (d *daemon) gotWinChance(e bots.LiveEstimate) {
+	if e.Position != d.table.Referee().Position() {
+		return
+	}
+	d.winChance = &e
+	d.metrics.winChance(e.Playouts)
+	d.publishState(time.Now())
 }
 
 // gameEnd signs the finished game's result and publishes it for the judges.

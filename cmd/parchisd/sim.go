@@ -222,6 +222,8 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 			d.retry()
 		case req := <-d.commands():
 			d.command(req, drv.At())
+		case e := <-d.winChances():
+			d.gotWinChance(e)
 		case <-tick.C:
 			if _, err := drv.Tick(); err != nil {
 				return err

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/parchis-table/parchis/broadcast"
+)
+
+// TestSim_WinChanceInState: the simulated table publishes, after moves, a
+// state with each pair's win chance for its position: the chances add up
+// to 1, lie within their interval, come from the configured playouts, and
+// always belong to the position of the state that carries them.
+func TestSim_WinChanceInState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulated table")
+	}
+	bin := buildDaemon(t)
+	dir := t.TempDir()
+	cfg, broker, _ := simConfig(t, dir, "", "win_chance:\n  playouts: 300\n")
+	cmd, _, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "20")
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+
+	var mu sync.Mutex
+	seen := map[uint64]broadcast.State{}
+	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("winchance-viewer").SetCleanSession(true)
+	cli := mqtt.NewClient(o)
+	if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("viewer cannot connect: %v", tok.Error())
+	}
+	defer cli.Disconnect(100)
+	tok := cli.Subscribe(broadcast.Prefix("local", "1")+broadcast.TopicState, 1, func(_ mqtt.Client, m mqtt.Message) {
+		var s broadcast.State
+		if err := json.Unmarshal(m.Payload(), &s); err != nil {
+			t.Errorf("state %s: %v", m.Payload(), err)
+			return
+		}
+		if s.WinChance != nil {
+			mu.Lock()
+			seen[s.WinChance.Seq] = s
+			mu.Unlock()
+		}
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		mu.Lock()
+		n := len(seen)
+		mu.Unlock()
+		if n >= 10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d states with a win chance in 90 s, want 10", n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	moved := false
+	for seq, s := range seen {
+		w := s.WinChance
+		if math.Abs(w.YR+w.BG-1) > 1e-9 || w.YR < w.YRLow || w.YR > w.YRHigh || w.Playouts != 300 {
+			t.Errorf("event %d: win chance %+v", seq, *w)
+		}
+		if w.Seq > s.Seq {
+			t.Errorf("state at event %d carries the win chance of a later event %d", s.Seq, w.Seq)
+		}
+		moved = moved || (w.YR != 0.5 && !strings.Contains(s.Position, "end"))
+	}
+	if !moved {
+		t.Errorf("every win chance is 0.5: %v", seen)
+	}
+}
