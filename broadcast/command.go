@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/engine"
 )
 
@@ -90,6 +91,17 @@ func ParseCommand(typ string, payload []byte) (Command, error) {
 		}
 		if _, ok := c.Players[c.Starter]; !ok {
 			return bad("new-game: starter %s is not among the players", c.Starter)
+		}
+		for k, level := range c.Bots {
+			if _, err := engine.ParseColour(k); err != nil {
+				return bad("new-game: bots: %v", err)
+			}
+			if _, err := bots.New(level, 0); err != nil {
+				return bad("new-game: bots: %s: %v", k, err)
+			}
+		}
+		if len(c.Bots) == engine.NumColours {
+			return bad("new-game: bots: every colour is a bot; a player must make the robots' moves")
 		}
 	case CmdCorrect:
 		if c.Position == "" {

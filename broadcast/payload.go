@@ -66,6 +66,8 @@ type State struct {
 	Mismatch []string `json:"mismatch,omitempty"`
 	// Result is YR or BG once the game is over.
 	Result string `json:"result,omitempty"`
+	// Robots maps the colours a robot partner plays to its level.
+	Robots map[string]string `json:"robots,omitempty"`
 	// WinChance is each pair's estimated chance of winning from this
 	// state's position, for spectators; absent until the table has
 	// estimated this position (or when it estimates none).
@@ -146,6 +148,9 @@ type Command struct {
 	// Players (colour letter → name) and Starter, for new-game.
 	Players map[string]string `json:"players,omitempty"`
 	Starter string            `json:"starter,omitempty"`
+	// Bots (colour letter → bot level), for new-game: the robot partners
+	// of the new game; absent keeps the table's configured ones.
+	Bots map[string]string `json:"bots,omitempty"`
 	// Position (PPN), for correct.
 	Position string `json:"position,omitempty"`
 	// Certification, signed by the judge, for certify and reject.

@@ -29,6 +29,7 @@ import (
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/judges"
 	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/table"
 )
 
@@ -58,6 +59,9 @@ type daemon struct {
 	// live estimates each new position's win chance off the table's
 	// goroutine; winChance is its last estimate, posted the position last
 	// handed to it.
+	// robots are the robot partners of the game: the configuration's,
+	// or those of the judges' last new-game command.
+	robots    *robot.Seats
 	live      *bots.Live
 	winChance *bots.LiveEstimate
 	posted    engine.Position
@@ -100,6 +104,11 @@ func newLogger(cfg *config.Daemon, w io.Writer) *slog.Logger {
 // standard ones.
 func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Caps, lights hw.Lights, extra ...table.Sink) (*daemon, error) {
 	d := &daemon{cfg: cfg, log: log, lights: lights, metrics: newMetrics(), judges: broadcast.Judges{}}
+	robots, err := robot.New(cfg.Bots, 1)
+	if err != nil {
+		return nil, fmt.Errorf("bots: %w", err)
+	}
+	d.robots = robots
 	if err := os.MkdirAll(cfg.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("dir: %w", err)
 	}
@@ -285,14 +294,15 @@ func (d *daemon) showLights(u *table.Update) error {
 	if d.lights == nil {
 		return nil
 	}
+	lights := d.robots.Lights(u.Lights, &u.Position)
 	if len(d.alerts()) > 0 {
-		f := *u.Lights
+		f := *lights
 		for i := range f.Tray {
 			f.Tray[i] = board.Light{Colour: colourCheck, Pattern: board.Blink}
 		}
 		return d.lights.Show(&f)
 	}
-	return d.lights.Show(u.Lights)
+	return d.lights.Show(lights)
 }
 
 // colourCheck is the tray's blinking while a judge must check the game.
@@ -327,7 +337,7 @@ func (d *daemon) showAlerts() {
 		d.pub.SetAlerts(a)
 	}
 	if d.lights != nil && d.table != nil {
-		d.showLights(&table.Update{Lights: d.table.Referee().Lights()})
+		d.showLights(&table.Update{Lights: d.table.Referee().Lights(), Position: d.table.Referee().Position()})
 	}
 	d.metrics.setAlerts(len(a))
 }
@@ -417,7 +427,10 @@ func (d *daemon) publishState(at time.Time) {
 	}
 	r := d.table.Referee()
 	pos := r.Position()
-	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), pos, r.Players(), r.LastThrow(), r.Lights(), r.Mismatch(), at)
+	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), pos, r.Players(), r.LastThrow(), d.robots.Lights(r.Lights(), &pos), r.Mismatch(), at)
+	if levels := d.robots.Levels(); len(levels) > 0 {
+		s.Robots = levels
+	}
 	if e := d.winChance; e != nil && e.Position == pos {
 		lo, hi := e.Interval(engine.PairYR)
 		s.WinChance = &broadcast.WinChance{Seq: e.Seq, YR: e.Chance(engine.PairYR), BG: e.Chance(engine.PairBG), YRLow: lo, YRHigh: hi, Playouts: e.Playouts}
@@ -504,7 +517,22 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 				names[col] = v
 			}
 		}
+		robots := d.robots
+		if c.Bots != nil {
+			if robots, err = robot.New(c.Bots, 1); err != nil {
+				break
+			}
+		} else if robots, err = robot.New(d.cfg.Bots, 1); err != nil {
+			break
+		}
+		// The robots sit down before the game starts, so that its first
+		// lights already show their moves.
+		old := d.robots
+		d.robots = robots
 		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
+		if err != nil {
+			d.robots = old
+		}
 		if err == nil && d.result != nil {
 			// The judges start the next game: the last result leaves the
 			// feed (it is kept in DIR/games).

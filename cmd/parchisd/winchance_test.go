@@ -81,3 +81,76 @@ func TestSim_WinChanceInState(t *testing.T) {
 		t.Errorf("every win chance is 0.5: %v", seen)
 	}
 }
+
+// TestSim_RobotPartner: with a robot at Green in the configuration, the
+// state names it, and at Green's moves the lights (as published) show
+// only the piece to lift, white, and the square to put it on, pulsing in
+// Green's colour; the simulated players read them and the game goes on.
+func TestSim_RobotPartner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the simulated table")
+	}
+	bin := buildDaemon(t)
+	dir := t.TempDir()
+	cfg, broker, _ := simConfig(t, dir, "", "bots:\n  G: greedy\n")
+	cmd, _, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "20")
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+
+	var mu sync.Mutex
+	shown := map[string]bool{} // positions where Green's move was lit
+	var bad []string
+	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("robot-viewer").SetCleanSession(true)
+	cli := mqtt.NewClient(o)
+	if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("viewer cannot connect: %v", tok.Error())
+	}
+	defer cli.Disconnect(100)
+	tok := cli.Subscribe(broadcast.Prefix("local", "1")+broadcast.TopicState, 1, func(_ mqtt.Client, m mqtt.Message) {
+		var s broadcast.State
+		if json.Unmarshal(m.Payload(), &s) != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if s.Robots["G"] != "greedy" || len(s.Robots) != 1 {
+			bad = append(bad, "robots "+s.Position)
+		}
+		f := strings.Fields(s.Position)
+		if f[1] != "G" || f[2] == "throw" || f[2] == "end" || len(s.Mismatch) > 0 {
+			return
+		}
+		white, green := 0, 0
+		for _, l := range s.Lights {
+			switch {
+			case l.Colour == "#ffffff" && l.Pattern == "steady":
+				white++
+			case l.Colour == "#00c828" && l.Pattern == "pulse" && !strings.HasPrefix(l.Site, "T"):
+				green++
+			}
+		}
+		if white == 1 && green == 1 {
+			shown[s.Position] = true
+		}
+	})
+	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe: %v", tok.Error())
+	}
+	deadline := time.Now().Add(120 * time.Second)
+	for {
+		mu.Lock()
+		n := len(shown)
+		mu.Unlock()
+		if n >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Green's move lit at %d positions in 120 s, want 5", n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bad) > 0 {
+		t.Errorf("states without the robot: %v", bad[:min(3, len(bad))])
+	}
+}
