@@ -3,6 +3,7 @@ package judges
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,4 +154,60 @@ func verifyResult(t *testing.T, res *broadcast.Result, judges broadcast.Judges) 
 		t.Errorf("parchis verify did not check everything:\n%s", out)
 	}
 	t.Logf("parchis verify: %s", strings.TrimSpace(string(out)))
+}
+
+// TestBrowser_WinBarAndCurve: a table that publishes win chances gets an
+// evaluation bar on its card, kept live as the game goes on, and its page
+// draws the game's curve (hidden on the overview). Screenshots go where
+// TestBrowser_LiveMoveAndCertification's do.
+func TestBrowser_WinBarAndCurve(t *testing.T) {
+	browsertest.Chromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	shots := os.Getenv("DASHBOARD_SHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	br := startBroker(t, ctx, "local", []string{"1"})
+	srv := startDashboard(t, ctx, br.url, Opts{})
+	st := startTable(t, ctx, br.url, "local", "1", srv.JudgeKeys(), 21)
+	st.winChance = true
+	for range 60 {
+		st.step()
+	}
+	base := "http://" + srv.Addr().String()
+	b := browsertest.Start(t, ctx, base+"/")
+	b.WaitJS(ctx, t, `document.querySelector('#card-local\\/1 svg.winbar') && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
+
+	// The bar follows the game: after more moves it shows the newest
+	// estimate.
+	for range 20 {
+		st.step()
+	}
+	st.mu.Lock()
+	want := strconv.Itoa(int(math.Round(st.lastWin.YR * 100)))
+	st.mu.Unlock()
+	b.WaitJS(ctx, t, `(function(){ var s = document.querySelector('#card-local\\/1 svg.winbar'); return s && s.getAttribute("aria-valuenow") === "`+want+`"; })()`, browsertest.WaitLong)
+	var yrHeight float64
+	if err := b.Eval(ctx, `Number(document.querySelector('#card-local\\/1 svg.winbar rect.yr').getAttribute("height"))`, &yrHeight); err != nil || math.Abs(yrHeight-st.lastWin.YR*100) > 0.1 {
+		t.Errorf("YR's part of the bar is %v high (err %v), want %.1f", yrHeight, err, st.lastWin.YR*100)
+	}
+	var shown string
+	_ = b.Eval(ctx, `getComputedStyle(document.querySelector('#card-local\\/1 .curve')).display`, &shown)
+	if shown != "none" {
+		t.Errorf("the curve shows on the overview (display %q)", shown)
+	}
+	b.Screenshot(ctx, t, filepath.Join(shots, "winbar.png"))
+
+	// The table's page draws the game's curve, one point per estimate.
+	b.Navigate(ctx, t, base+"/t/local/1")
+	b.WaitJS(ctx, t, `document.querySelector('main.detail .curve polyline') && getComputedStyle(document.querySelector('main.detail .curve')).display !== "none"`, browsertest.WaitLong)
+	var points int
+	if err := b.Eval(ctx, `document.querySelector('main.detail .curve polyline').getAttribute("points").split(" ").length`, &points); err != nil || points < 50 {
+		t.Errorf("the curve has %d points (err %v), want one per estimate (80)", points, err)
+	}
+	b.Screenshot(ctx, t, filepath.Join(shots, "curve.png"))
 }

@@ -23,6 +23,34 @@ type Entry struct {
 	Gap uint64 `json:"gap,omitempty"`
 }
 
+// CurvePoint is one point of a game's curve: YR's win chance after event
+// Seq.
+type CurvePoint struct {
+	Seq uint64  `json:"seq"`
+	YR  float64 `json:"yr"`
+}
+
+// maxCurve bounds a game's curve; a longer game keeps every other point.
+const maxCurve = 1024
+
+// addCurve adds a state's win chance to the game's curve.
+func (t *Table) addCurve(w *broadcast.WinChance) {
+	if n := len(t.Curve); n > 0 && t.Curve[n-1].Seq >= w.Seq {
+		if t.Curve[n-1].Seq == w.Seq {
+			t.Curve[n-1].YR = w.YR
+		}
+		return
+	}
+	if len(t.Curve) >= maxCurve {
+		half := t.Curve[:0]
+		for i := 0; i < len(t.Curve); i += 2 {
+			half = append(half, t.Curve[i])
+		}
+		t.Curve = half
+	}
+	t.Curve = append(t.Curve, CurvePoint{Seq: w.Seq, YR: w.YR})
+}
+
 // Table is what the dashboard knows of one table. The Store hands out
 // copies, so a Table may be read without locks.
 type Table struct {
@@ -45,6 +73,9 @@ type Table struct {
 	LastThrow string `json:"last_throw,omitempty"`
 	// Feed holds the newest events, oldest first.
 	Feed []Entry `json:"feed,omitempty"`
+	// Curve is the game's win chances as the table estimated them, one
+	// point a position, oldest first: the game's curve.
+	Curve []CurvePoint `json:"curve,omitempty"`
 	// FeedLen is len(Feed), set in the answers of /api/tables.
 	FeedLen int `json:"feed_len,omitempty"`
 	// Result is the retained result, if any.
@@ -183,7 +214,10 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 		t.State = &s
 		if s.Seq < t.PositionSeq && s.Seq <= 1 {
 			// A new game, numbered from the start again.
-			t.Feed, t.LastSeq, t.PositionSeq = nil, 0, 0
+			t.Feed, t.LastSeq, t.PositionSeq, t.Curve = nil, 0, 0, nil
+		}
+		if s.WinChance != nil {
+			t.addCurve(s.WinChance)
 		}
 		if s.Seq >= t.PositionSeq || t.Position == "" {
 			t.Position, t.PositionSeq = s.Position, s.Seq
@@ -232,6 +266,10 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 // addEvent adds e to t's feed unless it is a duplicate, noting a gap when
 // events are missing before it.
 func (st *Store) addEvent(t *Table, e referee.Event) (*Entry, bool) {
+	if e.Type == referee.EventStart {
+		// A new game: its curve starts afresh.
+		t.Curve = nil
+	}
 	if e.Type == referee.EventStart && e.Seq <= 1 {
 		// A new game: numbering starts again.
 		t.Feed, t.LastSeq, t.PositionSeq = nil, 0, 0
@@ -329,5 +367,6 @@ func isDigits(s string) bool {
 func (t *Table) clone() *Table {
 	c := *t
 	c.Feed = slices.Clone(t.Feed)
+	c.Curve = slices.Clone(t.Curve)
 	return &c
 }
