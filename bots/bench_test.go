@@ -51,6 +51,27 @@ func BenchmarkWinChance20000(b *testing.B) {
 	reportCPU(b, cpu)
 }
 
+// BenchmarkWinChance2000 is the table's estimate after a move (the
+// configuration's default win_chance.playouts), on one core: in the middle
+// of a game, and at its start, where the playouts are longest. The Pi
+// figure (2,000 playouts within 1 s) is estimated from these (docs/bots.md).
+func BenchmarkWinChance2000(b *testing.B) {
+	for _, bc := range []struct{ name, ppn string }{
+		{"mid", midGame},
+		{"start", "- Y throw 0 - Y"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			pos := mustPPN(b, bc.ppn)
+			b.ReportAllocs()
+			cpu := cpuTime(b)
+			for b.Loop() {
+				bots.WinChance(pos, 2000, 1)
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
 // BenchmarkGreedyChoose measures one choice of the greedy bot.
 func BenchmarkGreedyChoose(b *testing.B) {
 	pos := mustPPN(b, midGame)
@@ -110,4 +131,18 @@ func mustPPN(t testing.TB, s string) engine.Position {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// BenchmarkLive_Post measures what the win chance costs the table's
+// goroutine after a move: handing the position to the estimator (which
+// runs on its own goroutine, here busy with an earlier one).
+func BenchmarkLive_Post(b *testing.B) {
+	pos := mustPPN(b, midGame)
+	l := bots.NewLive(1_000_000_000, 1, 1)
+	b.ReportAllocs()
+	var seq uint64
+	for b.Loop() {
+		seq++
+		l.Post(pos, seq)
+	}
 }

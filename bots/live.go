@@ -22,28 +22,31 @@ type LiveEstimate struct {
 // estimate runs stops it, and that estimate is dropped, never delivered.
 type Live struct {
 	playouts int
+	workers  int
 	seed     uint64
 
-	mu      sync.Mutex
-	pending *LiveEstimate
-	gen     atomic.Uint64
+	mu         sync.Mutex
+	pending    LiveEstimate
+	hasPending bool
+	gen        atomic.Uint64
 	wake    chan struct{}
 	out     chan LiveEstimate
 	dropped atomic.Uint64
 	busy    atomic.Uint64
 }
 
-// NewLive returns an estimator making playouts playouts a position, with
-// dice seeded by seed and the position's Seq, so that a position's
-// estimate is repeatable.
-func NewLive(playouts int, seed uint64) *Live {
-	return &Live{playouts: playouts, seed: seed, wake: make(chan struct{}, 1), out: make(chan LiveEstimate, 1)}
+// NewLive returns an estimator making playouts playouts a position,
+// shared between workers goroutines (at least 1), with dice seeded by
+// seed, the position's Seq and the worker, so that a position's estimate
+// is repeatable whatever the machine's scheduling.
+func NewLive(playouts, workers int, seed uint64) *Live {
+	return &Live{playouts: playouts, workers: max(1, workers), seed: seed, wake: make(chan struct{}, 1), out: make(chan LiveEstimate, 1)}
 }
 
 // Post hands the estimator the newest position; it never blocks.
 func (l *Live) Post(pos engine.Position, seq uint64) {
 	l.mu.Lock()
-	l.pending = &LiveEstimate{Seq: seq, Position: pos}
+	l.pending, l.hasPending = LiveEstimate{Seq: seq, Position: pos}, true
 	l.gen.Add(1)
 	l.mu.Unlock()
 	select {
@@ -72,21 +75,17 @@ func (l *Live) Run(ctx context.Context) {
 		case <-l.wake:
 		}
 		l.mu.Lock()
-		job, gen := l.pending, l.gen.Load()
-		l.pending = nil
+		job, ok, gen := l.pending, l.hasPending, l.gen.Load()
+		l.hasPending = false
 		l.mu.Unlock()
-		if job == nil {
+		if !ok {
 			continue
 		}
 		l.busy.Store(job.Seq)
-		stopped := false
-		stop := func() bool {
-			stopped = stopped || ctx.Err() != nil || l.gen.Load() != gen
-			return stopped
-		}
-		job.Estimate = WinChanceUntil(job.Position, l.playouts, newRand(l.seed^job.Seq), stop)
+		stop := func() bool { return ctx.Err() != nil || l.gen.Load() != gen }
+		job.Estimate = l.estimate(job, stop)
 		l.busy.Store(0)
-		if stopped || stop() {
+		if job.Playouts < l.playouts || stop() {
 			if ctx.Err() == nil {
 				l.dropped.Add(1)
 			}
@@ -97,6 +96,32 @@ func (l *Live) Run(ctx context.Context) {
 		case <-l.out:
 		default:
 		}
-		l.out <- *job
+		l.out <- job
 	}
+}
+
+// estimate makes the playouts of one position on the workers, each with
+// its own dice and its share of the budget; a stop leaves it short.
+func (l *Live) estimate(job LiveEstimate, stop func() bool) Estimate {
+	parts := make([]Estimate, l.workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		n := l.playouts / l.workers
+		if w < l.playouts%l.workers {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = WinChanceUntil(job.Position, n, newRand(l.seed^job.Seq^uint64(w)<<32), stop)
+		}()
+	}
+	wg.Wait()
+	var e Estimate
+	for _, p := range parts {
+		e.Playouts += p.Playouts
+		e.Wins[0] += p.Wins[0]
+		e.Wins[1] += p.Wins[1]
+	}
+	return e
 }

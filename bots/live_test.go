@@ -18,7 +18,7 @@ func TestLive_NewestOnly(t *testing.T) {
 	// A budget that takes minutes from the middle of a game, and
 	// milliseconds from a game over.
 	const playouts = 5_000_000
-	l := bots.NewLive(playouts, 1)
+	l := bots.NewLive(playouts, 2, 1)
 	done := make(chan struct{})
 	go func() { l.Run(ctx); close(done) }()
 	long := mustPPN(t, midGame)
@@ -56,13 +56,13 @@ func TestLive_Repeatable(t *testing.T) {
 	var got [2]bots.LiveEstimate
 	for i := range got {
 		ctx, cancel := context.WithCancel(context.Background())
-		l := bots.NewLive(300, 5)
+		l := bots.NewLive(301, 2, 5)
 		go l.Run(ctx)
 		l.Post(pos, 42)
 		got[i] = <-l.Results()
 		cancel()
 	}
-	if got[0] != got[1] || got[0].Playouts != 300 {
+	if got[0] != got[1] || got[0].Playouts != 301 {
 		t.Errorf("two estimates of one position: %+v and %+v", got[0].Estimate, got[1].Estimate)
 	}
 }

@@ -116,3 +116,19 @@ func TestLights_PeopleAndWaitingUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSeats_Lights measures what a robot partner costs the table's
+// goroutine each time the lights are drawn during its move (the greedy
+// robot's choice is made once per position and kept).
+func BenchmarkSeats_Lights(b *testing.B) {
+	seats, _ := robot.New(map[string]string{"G": "greedy"}, 1)
+	pos, _ := engine.ParsePPN("10:G,14:Y,30:G G 4 0 - Y")
+	at := time.Unix(0, 0)
+	r := referee.New(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
+	r.Handle(referee.Input{At: at, Kind: referee.InputSetup, Position: pos})
+	r.Handle(referee.Input{At: at, Kind: referee.InputBoard, Board: board.Expected(&pos)})
+	b.ReportAllocs()
+	for b.Loop() {
+		seats.Lights(r.Lights(), &pos)
+	}
+}

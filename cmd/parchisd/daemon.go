@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -225,7 +226,9 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		}()
 	}
 	if cfg.WinChance.Playouts > 0 && d.pub != nil {
-		d.live = bots.NewLive(cfg.WinChance.Playouts, 1)
+		// The playouts share the cores the table's goroutine leaves: on a
+		// Pi 4, three.
+		d.live = bots.NewLive(cfg.WinChance.Playouts, min(3, runtime.NumCPU()-1), 1)
 		d.wg.Add(1)
 		go func() {
 			defer d.wg.Done()
