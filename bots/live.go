@@ -29,10 +29,10 @@ type Live struct {
 	pending    LiveEstimate
 	hasPending bool
 	gen        atomic.Uint64
-	wake    chan struct{}
-	out     chan LiveEstimate
-	dropped atomic.Uint64
-	busy    atomic.Uint64
+	wake       chan struct{}
+	out        chan LiveEstimate
+	dropped    atomic.Uint64
+	busy       atomic.Uint64
 }
 
 // NewLive returns an estimator making playouts playouts a position,
