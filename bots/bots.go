@@ -23,6 +23,10 @@ type Bot interface {
 	Choose(pos *engine.Position) engine.Move
 }
 
+// Person is the level that seats no bot: where a level is asked for a
+// colour (a robot partner), the colour is a person's.
+const Person = "none"
+
 // Levels are the bots' names, weakest first.
 var Levels = []string{"random", "greedy", "mc"}
 

@@ -92,15 +92,20 @@ func ParseCommand(typ string, payload []byte) (Command, error) {
 		if _, ok := c.Players[c.Starter]; !ok {
 			return bad("new-game: starter %s is not among the players", c.Starter)
 		}
+		robots := 0
 		for k, level := range c.Bots {
 			if _, err := engine.ParseColour(k); err != nil {
 				return bad("new-game: bots: %v", err)
 			}
+			if level == bots.Person {
+				continue
+			}
+			robots++
 			if _, err := bots.New(level, 0); err != nil {
 				return bad("new-game: bots: %s: %v", k, err)
 			}
 		}
-		if len(c.Bots) == engine.NumColours {
+		if robots == engine.NumColours {
 			return bad("new-game: bots: every colour is a bot; a player must make the robots' moves")
 		}
 	case CmdCorrect:

@@ -148,8 +148,9 @@ type Command struct {
 	// Players (colour letter → name) and Starter, for new-game.
 	Players map[string]string `json:"players,omitempty"`
 	Starter string            `json:"starter,omitempty"`
-	// Bots (colour letter → bot level), for new-game: the robot partners
-	// of the new game; absent keeps the table's configured ones.
+	// Bots (colour letter → bot level, or bots.Person), for new-game: the
+	// robot partners of the new game; absent keeps the table's configured
+	// ones, and a colour given bots.Person is a person's.
 	Bots map[string]string `json:"bots,omitempty"`
 	// Position (PPN), for correct.
 	Position string `json:"position,omitempty"`

@@ -108,6 +108,7 @@ func TestSignedText_Bots(t *testing.T) {
 func FuzzParseCommand(f *testing.F) {
 	f.Add(CmdNewGame, []byte(`{"id":"1","judge":"Ana","players":{"Y":"a","R":"b"},"starter":"R"}`))
 	f.Add(CmdCorrect, []byte(`{"id":"2","judge":"Ana","position":"- Y throw 0 - Y"}`))
+	f.Add(CmdNewGame, []byte(`{"id":"4","judge":"Ana","players":{"Y":"a"},"starter":"Y","bots":{"G":"mc:9"}}`))
 	f.Add(CmdCertify, []byte(`{"id":"3","judge":"Ana","certification":{"verdict":"certified","judge":"Ana","judge_key":"k","signature":"s"}}`))
 	f.Add("x", []byte(`{"id":`))
 	f.Fuzz(func(t *testing.T, typ string, b []byte) {

@@ -252,6 +252,17 @@ type Sim struct {
 	Handling map[string]float64 `yaml:"handling"`
 }
 
+// countOf counts the keys of m whose value is v.
+func countOf(m map[string]string, v string) int {
+	n := 0
+	for _, x := range m {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
+
 // WinChance configures the spectators' win chance.
 type WinChance struct {
 	// Playouts is how many games are played on from each position to
@@ -738,11 +749,11 @@ func (d *Daemon) Validate() error {
 		if _, err := engine.ParseColour(k); err != nil {
 			bad("bots."+k, "%v", err)
 		}
-		if _, err := bots.New(v, 0); err != nil {
+		if _, err := bots.New(v, 0); err != nil && v != bots.Person {
 			bad("bots."+k, "%v", err)
 		}
 	}
-	if len(d.Bots) == engine.NumColours {
+	if robots := len(d.Bots) - countOf(d.Bots, bots.Person); robots == engine.NumColours {
 		bad("bots", "every colour is a bot: a robot partner needs a player to make its moves")
 	}
 	return errors.Join(errs...)

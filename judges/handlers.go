@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 )
@@ -140,7 +141,9 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 		Card     cardView
 		History  []entryView
 		Position string
-	}{p, card, all.Feed, t.Position})
+		// Levels are the robot partners a new game may seat.
+		Levels []string
+	}{p, card, all.Feed, t.Position, bots.Levels})
 }
 
 func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {
@@ -301,6 +304,19 @@ func ParseAction(action string, form url.Values, result *broadcast.Result) (broa
 				return c, &ActionError{Key: "bad-form", Detail: "player " + col.String()}
 			}
 			c.Players[col.String()] = name
+			// Each colour is a person's or a robot's, always said, so
+			// that a judge can also take a configured robot's seat back.
+			level := form.Get("bot-" + col.String())
+			if level == "" {
+				level = bots.Person
+			}
+			if _, err := bots.New(level, 0); err != nil && level != bots.Person {
+				return c, &ActionError{Key: "bad-form", Detail: "bot " + col.String(), Err: err}
+			}
+			if c.Bots == nil {
+				c.Bots = map[string]string{}
+			}
+			c.Bots[col.String()] = level
 		}
 		st, err := engine.ParseColour(form.Get("starter"))
 		if err != nil {

@@ -168,6 +168,8 @@ func TestParseAction(t *testing.T) {
 		{"correct", url.Values{"position": {"5:Y Q throw 0 - Y"}}, false},
 		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "starter": {"R"}}, true},
 		{"new-game", url.Values{"player-Y": {"a"}, "starter": {"R"}}, false},
+		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "bot-G": {"mc"}, "starter": {"R"}}, true},
+		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "bot-G": {"wise"}, "starter": {"R"}}, false},
 		{"certify", url.Values{}, false}, // no result
 		{"explode", url.Values{}, false},
 	}
@@ -176,6 +178,20 @@ func TestParseAction(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("%s %v: err %v, want ok %v", tt.action, tt.form, err, tt.ok)
 		}
+	}
+}
+
+// TestParseAction_NewGameSeats: a new game always says who plays each
+// colour, a person or a robot, so that a configured robot can be sent away.
+func TestParseAction_NewGameSeats(t *testing.T) {
+	form := url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"Robot"}, "bot-G": {"greedy"}, "starter": {"Y"}}
+	c, err := ParseAction("new-game", form, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"Y": "none", "B": "none", "R": "none", "G": "greedy"}
+	if fmt.Sprint(c.Bots) != fmt.Sprint(want) {
+		t.Errorf("bots %v, want %v", c.Bots, want)
 	}
 }
 

@@ -30,14 +30,18 @@ type Seats struct {
 }
 
 // New seats a robot at each colour that levels names (colour letter to
-// bot level, as bots.New reads it), seeded for repeatable choices. Nil or
-// empty levels seat none. At least one colour must stay a person's.
+// bot level, as bots.New reads it, or bots.Person), seeded for repeatable
+// choices. Nil or empty levels seat none. At least one colour must stay a
+// person's.
 func New(levels map[string]string, seed uint64) (*Seats, error) {
 	s := &Seats{levels: map[string]string{}}
 	for k, level := range levels {
 		c, err := engine.ParseColour(k)
 		if err != nil {
 			return nil, fmt.Errorf("robot seat: %w", err)
+		}
+		if level == bots.Person {
+			continue
 		}
 		b, err := bots.New(level, seed+uint64(c))
 		if err != nil {

@@ -20,6 +20,7 @@ func TestNew_Seats(t *testing.T) {
 		{nil, "", ""},
 		{map[string]string{"G": "greedy"}, "", "G"},
 		{map[string]string{"B": "random", "G": "mc:10"}, "", "BG"},
+		{map[string]string{"Y": "none", "B": "none", "R": "none", "G": "greedy"}, "", "G"},
 		{map[string]string{"X": "greedy"}, "bad colour", ""},
 		{map[string]string{"G": "genius"}, `bad bot "genius"`, ""},
 		{map[string]string{"Y": "greedy", "B": "greedy", "R": "greedy", "G": "greedy"}, "every colour", ""},

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -12,6 +15,7 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
 )
 
 // TestSim_WinChanceInState: the simulated table publishes, after moves, a
@@ -152,5 +156,72 @@ func TestSim_RobotPartner(t *testing.T) {
 	defer mu.Unlock()
 	if len(bad) > 0 {
 		t.Errorf("states without the robot: %v", bad[:min(3, len(bad))])
+	}
+}
+
+// TestSim_NewGameSeatsRobots: a judge's new-game seats the robot partners
+// it names, and takes back the configured robot's seat it gives a person.
+func TestSim_NewGameSeatsRobots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the daemon")
+	}
+	bin := buildDaemon(t)
+	dir := t.TempDir()
+	hash, err := broadcast.HashPassword("s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, marta, _ := ed25519.GenerateKey(rand.Reader)
+	cfg, broker, _ := simConfig(t, dir,
+		"  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
+		"bots:\n  G: greedy\njudges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	cmd, _, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "5")
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	j := connectJudge(t, broker, "marta", "s3cret")
+
+	var mu sync.Mutex
+	var robots map[string]string
+	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("seats-viewer").SetCleanSession(true)
+	cli := mqtt.NewClient(o)
+	if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("viewer cannot connect: %v", tok.Error())
+	}
+	defer cli.Disconnect(100)
+	cli.Subscribe(broadcast.Prefix("local", "1")+broadcast.TopicState, 1, func(_ mqtt.Client, m mqtt.Message) {
+		var s broadcast.State
+		if json.Unmarshal(m.Payload(), &s) == nil {
+			mu.Lock()
+			robots = s.Robots
+			mu.Unlock()
+		}
+	}).WaitTimeout(10 * time.Second)
+	waitRobots := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			mu.Lock()
+			got := fmt.Sprint(robots)
+			mu.Unlock()
+			if got == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("state's robots %s, want %s", got, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitRobots("map[G:greedy]")
+	players := map[string]string{"Y": "Ana", "B": "Robot", "R": "Carla", "G": "Dani"}
+	r := j.command(t, marta, broadcast.Command{ID: "n1", Type: "new-game", Judge: "marta", Starter: "Y", Players: players,
+		Bots: map[string]string{"Y": "none", "B": "mc:50", "R": "none", "G": "none"}})
+	if !r.OK {
+		t.Fatalf("new-game with robots: %+v", r)
+	}
+	waitRobots("map[B:mc:50]")
+	r = j.command(t, marta, broadcast.Command{ID: "n2", Type: "new-game", Judge: "marta", Starter: "Y", Players: players,
+		Bots: map[string]string{"Y": "greedy", "B": "greedy", "R": "greedy", "G": "greedy"}})
+	if r.OK || !strings.Contains(r.Error, "every colour is a bot") {
+		t.Errorf("new-game with four robots: %+v, want refused", r)
 	}
 }
