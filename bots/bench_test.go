@@ -82,7 +82,8 @@ func BenchmarkGreedyChoose(b *testing.B) {
 }
 
 // BenchmarkMCChoose measures one choice of the mc bot at its default
-// budget.
+// budget (about 200 ms of one core over a game's choices), in the middle
+// of a game.
 func BenchmarkMCChoose(b *testing.B) {
 	pos := mustPPN(b, midGame)
 	bot := bots.NewMC(bots.DefaultPlayouts, 1)
@@ -95,8 +96,7 @@ func BenchmarkMCChoose(b *testing.B) {
 }
 
 // BenchmarkMCChooseOpening measures one choice of the mc bot at its
-// default budget early in a game, where playouts are longest: the budget
-// is chosen so that this stays near 200 ms of one core.
+// default budget early in a game, where playouts are longest.
 func BenchmarkMCChooseOpening(b *testing.B) {
 	pos := mustPPN(b, "5:Y,9:Y,22:B,39:R,56:G Y 3 0 - Y")
 	bot := bots.NewMC(bots.DefaultPlayouts, 1)
@@ -145,4 +145,45 @@ func BenchmarkLive_Post(b *testing.B) {
 		seq++
 		l.Post(pos, seq)
 	}
+}
+
+// countingBot counts the choices its bot makes with more than one legal
+// move.
+type countingBot struct {
+	bots.Bot
+	n *int
+}
+
+func (c countingBot) Choose(pos *engine.Position) engine.Move {
+	var ml engine.MoveList
+	pos.LegalMoves(&ml)
+	if ml.Len() > 1 {
+		*c.n++
+	}
+	return c.Bot.Choose(pos)
+}
+
+// BenchmarkMCDecisionInGame measures the mean CPU time of the mc bot's
+// real choices (those with more than one legal move) over whole games
+// against greedy, at 2,000 playouts a choice: cpu-ns/choice says what a
+// budget costs, to compare with 200 ms a move (DefaultPlayouts). Run it
+// with -cpu 1.
+func BenchmarkMCDecisionInGame(b *testing.B) {
+	choices := 0
+	cpu := cpuTime(b)
+	for i := 0; b.Loop(); i++ {
+		var ps [engine.NumColours]bots.Bot
+		for c := range ps {
+			if engine.Colour(c).Pair() == engine.PairYR {
+				ps[c] = countingBot{bots.NewMC(2000, uint64(i*4+c)), &choices}
+			} else {
+				ps[c] = bots.Greedy{}
+			}
+		}
+		if _, err := bots.Game(ps, engine.NewPosition(engine.Colour(i%4)), bots.NewDice(uint64(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(choices), "cpu-ns/choice")
+	b.ReportMetric(float64(choices)/float64(b.N), "choices/game")
 }

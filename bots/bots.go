@@ -31,9 +31,9 @@ const Person = "none"
 var Levels = []string{"random", "greedy", "mc"}
 
 // DefaultPlayouts is the mc bot's budget when its level names none: about
-// what 200 ms buy on one core of the development machine
-// (BenchmarkPlayout, bots_test.go).
-const DefaultPlayouts = 2000
+// what 200 ms buy on one core of the development machine, averaged over
+// the choices of a game (BenchmarkMCDecisionInGame: 65 ms for 2,000).
+const DefaultPlayouts = 6000
 
 // New returns the bot a level names: random, greedy, mc or mc:N (N
 // playouts a move), seeded for repeatable choices.

@@ -8,9 +8,11 @@
 package robot
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/bots"
@@ -19,14 +21,30 @@ import (
 )
 
 // Seats are the colours robots play, with their bots.
+//
+// A random or greedy robot chooses at once. An mc robot thinks for a
+// while (its playouts: up to a second or two on a Pi), so when Run is
+// going it thinks on Run's goroutine and never on the caller's (the
+// table's): until it has chosen, the lights show what the referee shows
+// anyone, and Ready tells when to draw them again.
 type Seats struct {
 	levels map[string]string
 	bots   [engine.NumColours]bots.Bot
+
+	mu sync.Mutex
 	// The last choice, kept for its position: the lights are drawn many
-	// times for one position, and an mc robot thinks once.
+	// times for one position, and a robot thinks once.
 	lastPos  engine.Position
 	lastMove engine.Move
 	lastOK   bool
+	// async is set while Run thinks for the slow robots; want is the
+	// position it is to think about next.
+	async bool
+	want  chan engine.Position
+	ready chan struct{}
+	// asked is the position last handed to Run.
+	asked   engine.Position
+	askedOK bool
 }
 
 // New seats a robot at each colour that levels names (colour letter to
@@ -34,7 +52,7 @@ type Seats struct {
 // choices. Nil or empty levels seat none. At least one colour must stay a
 // person's.
 func New(levels map[string]string, seed uint64) (*Seats, error) {
-	s := &Seats{levels: map[string]string{}}
+	s := &Seats{levels: map[string]string{}, want: make(chan engine.Position, 1), ready: make(chan struct{}, 1)}
 	for k, level := range levels {
 		c, err := engine.ParseColour(k)
 		if err != nil {
@@ -77,21 +95,88 @@ func (s *Seats) Plays(c engine.Colour) bool { return s != nil && s.bots[c] != ni
 // rather than join it (a choice the lights cannot show, since both moves
 // end on the same square), it joins it: the robot never asks its partner
 // to send their own piece home.
+//
+// A slow robot's move, while Run is going, is chosen on Run's goroutine:
+// Move returns false until it is ready (Ready).
 func (s *Seats) Move(pos *engine.Position) (engine.Move, bool) {
 	if !s.Plays(pos.Turn()) || !(pos.Phase().IsDie() || pos.Phase().IsBonus()) || !pos.HasLegalMove() {
 		return engine.Move{}, false
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.lastOK && s.lastPos == *pos {
 		return s.lastMove, true
 	}
+	if _, slow := s.bots[pos.Turn()].(*bots.MC); slow && s.async {
+		if s.askedOK && s.asked == *pos {
+			return engine.Move{}, false
+		}
+		s.asked, s.askedOK = *pos, true
+		// The newest position replaces one not yet taken.
+		select {
+		case <-s.want:
+		default:
+		}
+		s.want <- *pos
+		return engine.Move{}, false
+	}
+	s.lastPos, s.lastMove, s.lastOK = *pos, s.choose(pos), true
+	return s.lastMove, true
+}
+
+// choose asks the robot to move in pos for its move.
+func (s *Seats) choose(pos *engine.Position) engine.Move {
 	m := s.bots[pos.Turn()].Choose(pos)
 	if v, ok := pos.Victim(m); ok && v == pos.Turn().Partner() {
 		if join := (engine.Move{From: m.From, To: m.To}); pos.Check(join) == nil {
 			m = join
 		}
 	}
-	s.lastPos, s.lastMove, s.lastOK = *pos, m, true
-	return m, true
+	return m
+}
+
+// Run thinks for the slow (mc) robots until ctx ends.
+func (s *Seats) Run(ctx context.Context) {
+	s.mu.Lock()
+	s.async = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.async = false
+		s.mu.Unlock()
+	}()
+	for {
+		var pos engine.Position
+		select {
+		case <-ctx.Done():
+			return
+		case pos = <-s.want:
+		}
+		m := s.choose(&pos)
+		s.mu.Lock()
+		s.lastPos, s.lastMove, s.lastOK = pos, m, true
+		s.mu.Unlock()
+		select {
+		case s.ready <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Thinking reports whether Run is going: slow robots think there.
+func (s *Seats) Thinking() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.async
+}
+
+// Ready tells, while Run is going, that a slow robot has chosen: the
+// lights are to be drawn again. Nil Seats never tell.
+func (s *Seats) Ready() <-chan struct{} {
+	if s == nil {
+		return nil
+	}
+	return s.ready
 }
 
 // Lights returns the frame f with the robot's move shown, when one is due

@@ -1,6 +1,7 @@
 package robot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,40 @@ func BenchmarkSeats_Lights(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		seats.Lights(r.Lights(), &pos)
+	}
+}
+
+// TestSeats_SlowRobotThinksOffTheCaller: with Run going, an mc robot's
+// move is not chosen on the caller's goroutine; once Ready tells, it is
+// the move the same robot chooses when asked directly.
+func TestSeats_SlowRobotThinksOffTheCaller(t *testing.T) {
+	levels := map[string]string{"G": "mc:200"}
+	pos, _ := engine.ParsePPN("10:G,14:Y,30:G G 4 0 - Y")
+	direct, _ := robot.New(levels, 3)
+	want, ok := direct.Move(&pos)
+	if !ok {
+		t.Fatal("no move without Run")
+	}
+	seats, _ := robot.New(levels, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go seats.Run(ctx)
+	for !seats.Thinking() {
+		time.Sleep(time.Millisecond)
+	}
+	if _, ok := seats.Move(&pos); ok {
+		t.Fatal("the mc robot chose on the caller's goroutine")
+	}
+	select {
+	case <-seats.Ready():
+	case <-time.After(60 * time.Second):
+		t.Fatal("the robot never chose")
+	}
+	got, ok := seats.Move(&pos)
+	if !ok {
+		t.Fatal("no move after Ready")
+	}
+	if got != want {
+		t.Errorf("robot thinking on its own goroutine chose %s, directly %s", got, want)
 	}
 }

@@ -63,7 +63,11 @@ type daemon struct {
 	// robots are the robot partners of the game: the configuration's,
 	// or those of the judges' last new-game command.
 	robots    *robot.Seats
-	live      *bots.Live
+	// stopRobots stops the robots' thinking goroutine; ctx is the
+	// daemon's.
+	stopRobots context.CancelFunc
+	ctx        context.Context
+	live       *bots.Live
 	winChance *bots.LiveEstimate
 	posted    engine.Position
 	// shownAlerts are the alerts last shown.
@@ -109,7 +113,8 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	if err != nil {
 		return nil, fmt.Errorf("bots: %w", err)
 	}
-	d.robots = robots
+	d.ctx = ctx
+	d.seat(robots)
 	if err := os.MkdirAll(cfg.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("dir: %w", err)
 	}
@@ -449,6 +454,29 @@ func (d *daemon) publishState(at time.Time) {
 	}
 }
 
+// seat makes robots the game's robot partners, with a goroutine of their
+// own to think on, and stops the one of those they replace.
+func (d *daemon) seat(robots *robot.Seats) {
+	if d.stopRobots != nil {
+		d.stopRobots()
+	}
+	ctx, cancel := context.WithCancel(d.ctx)
+	d.robots, d.stopRobots = robots, cancel
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		robots.Run(ctx)
+	}()
+}
+
+// robotChose redraws the lights and the state once a robot that thinks on
+// its own goroutine has chosen its move.
+func (d *daemon) robotChose() {
+	r := d.table.Referee()
+	d.showLights(&table.Update{Lights: r.Lights(), Position: r.Position()})
+	d.publishState(time.Now())
+}
+
 // winChances delivers the estimator's finished estimates (nil without
 // one: a case on it never fires).
 func (d *daemon) winChances() <-chan bots.LiveEstimate {
@@ -531,10 +559,10 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 		// The robots sit down before the game starts, so that its first
 		// lights already show their moves.
 		old := d.robots
-		d.robots = robots
+		d.seat(robots)
 		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
 		if err != nil {
-			d.robots = old
+			d.seat(old)
 		}
 		if err == nil && d.result != nil {
 			// The judges start the next game: the last result leaves the

@@ -161,6 +161,8 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			d.command(req, time.Now())
 		case e := <-d.winChances():
 			d.gotWinChance(e)
+		case <-d.robots.Ready():
+			d.robotChose()
 		}
 	}
 }

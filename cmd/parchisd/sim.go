@@ -226,6 +226,8 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 			d.command(req, drv.At())
 		case e := <-d.winChances():
 			d.gotWinChance(e)
+		case <-d.robots.Ready():
+			d.robotChose()
 		case <-tick.C:
 			if _, err := drv.Tick(); err != nil {
 				return err

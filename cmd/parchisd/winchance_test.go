@@ -90,20 +90,28 @@ func TestSim_WinChanceInState(t *testing.T) {
 // state names it, and at Green's moves the lights (as published) show
 // only the piece to lift, white, and the square to put it on, pulsing in
 // Green's colour; the simulated players read them and the game goes on.
+// A greedy robot chooses at once; an mc robot thinks on a goroutine of
+// its own, and the lights are drawn again once it has chosen.
 func TestSim_RobotPartner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulated table")
 	}
 	bin := buildDaemon(t)
+	for _, level := range []string{"greedy", "mc:200"} {
+		t.Run(level, func(t *testing.T) { robotPartner(t, bin, level) })
+	}
+}
+
+func robotPartner(t *testing.T, bin, level string) {
 	dir := t.TempDir()
-	cfg, broker, _ := simConfig(t, dir, "", "bots:\n  G: greedy\n")
+	cfg, broker, _ := simConfig(t, dir, "", "bots:\n  G: "+level+"\n")
 	cmd, _, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "20")
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 
 	var mu sync.Mutex
 	shown := map[string]bool{} // positions where Green's move was lit
 	var bad []string
-	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("robot-viewer").SetCleanSession(true)
+	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("robot-viewer-"+level).SetCleanSession(true)
 	cli := mqtt.NewClient(o)
 	if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatalf("viewer cannot connect: %v", tok.Error())
@@ -116,7 +124,7 @@ func TestSim_RobotPartner(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if s.Robots["G"] != "greedy" || len(s.Robots) != 1 {
+		if s.Robots["G"] != level || len(s.Robots) != 1 {
 			bad = append(bad, "robots "+s.Position)
 		}
 		f := strings.Fields(s.Position)
