@@ -62,14 +62,14 @@ type daemon struct {
 	// handed to it.
 	// robots are the robot partners of the game: the configuration's,
 	// or those of the judges' last new-game command.
-	robots    *robot.Seats
+	robots *robot.Seats
 	// stopRobots stops the robots' thinking goroutine; ctx is the
 	// daemon's.
 	stopRobots context.CancelFunc
 	ctx        context.Context
 	live       *bots.Live
-	winChance *bots.LiveEstimate
-	posted    engine.Position
+	winChance  *bots.LiveEstimate
+	posted     engine.Position
 	// shownAlerts are the alerts last shown.
 	shownAlerts []string
 	alertsShown bool

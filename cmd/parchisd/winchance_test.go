@@ -111,7 +111,7 @@ func robotPartner(t *testing.T, bin, level string) {
 	var mu sync.Mutex
 	shown := map[string]bool{} // positions where Green's move was lit
 	var bad []string
-	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("robot-viewer-"+level).SetCleanSession(true)
+	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("robot-viewer-" + level).SetCleanSession(true)
 	cli := mqtt.NewClient(o)
 	if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatalf("viewer cannot connect: %v", tok.Error())
