@@ -235,21 +235,28 @@ func TestWinChance_FinishedAndDecided(t *testing.T) {
 	}
 }
 
-// TestWinChance_AgreesWithContinuations: the estimate from playouts agrees,
-// within its 95% interval, with the frequency of YR's wins in as many
-// games actually played on from the position by four greedy bots with
-// their own dice (bots.Game, the self-play code path). 2,000 of each by
+// TestWinChance_AgreesWithContinuations: the estimate `parchis winprob`
+// prints (seed 1) agrees with the frequency of YR's wins in as many games
+// actually played on from the position by four greedy bots with their own
+// dice (bots.Game, the self-play code path; seed 2). 2,000 of each by
 // default; PARCHIS_LONG=1 plays the issue's 20,000.
+//
+// Both are samples, so they are compared with their combined error: the
+// difference must be within 1.96 standard errors of a difference (a 95%
+// two-sample test). The continuations' frequency falling inside the
+// estimate's own interval, which ignores the continuations' error, is
+// logged too: with equal numbers of games it fails one time in six for a
+// perfect estimate.
 func TestWinChance_AgreesWithContinuations(t *testing.T) {
 	n := 2000
 	if os.Getenv("PARCHIS_LONG") != "" {
 		n = 20000
 	}
 	pos := mustPPN(t, midGame)
-	est := bots.WinChance(pos, n, 11)
+	est := bots.WinChance(pos, n, 1)
 	lo, hi := est.Interval(engine.PairYR)
 	players := [engine.NumColours]bots.Bot{bots.Greedy{}, bots.Greedy{}, bots.Greedy{}, bots.Greedy{}}
-	dice := bots.NewDice(99)
+	dice := bots.NewDice(2)
 	var cont bots.Estimate
 	for i := 0; i < n; i++ {
 		end, err := bots.Game(players, pos, dice)
@@ -258,12 +265,13 @@ func TestWinChance_AgreesWithContinuations(t *testing.T) {
 		}
 		cont.Add(end)
 	}
-	f := cont.Chance(engine.PairYR)
+	p, f := est.Chance(engine.PairYR), cont.Chance(engine.PairYR)
 	clo, chi := cont.Interval(engine.PairYR)
-	t.Logf("estimate YR %.4f (95%%: %.4f–%.4f) from %d playouts; continuations %.4f (95%%: %.4f–%.4f) of %d games",
-		est.Chance(engine.PairYR), lo, hi, n, f, clo, chi, n)
-	if f < lo || f > hi {
-		t.Errorf("continuations won %.4f for YR, outside the estimate's interval %.4f–%.4f", f, lo, hi)
+	se := math.Sqrt(p*(1-p)/float64(n) + f*(1-f)/float64(n))
+	t.Logf("estimate YR %.4f (95%%: %.4f–%.4f) from %d playouts; continuations %.4f (95%%: %.4f–%.4f) of %d games; difference %.4f = %.2f standard errors; within the estimate's interval: %v",
+		p, lo, hi, n, f, clo, chi, n, f-p, (f-p)/se, f >= lo && f <= hi)
+	if math.Abs(f-p) > 1.96*se {
+		t.Errorf("continuations won %.4f for YR, the estimate says %.4f: %.2f standard errors apart", f, p, math.Abs(f-p)/se)
 	}
 }
 
