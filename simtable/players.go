@@ -225,8 +225,9 @@ func (p *Players) fix(have, want *board.Snapshot) {
 	p.steps = append(p.steps, places...)
 }
 
-// move chooses a legal move (of the touched piece when there is one) and
-// plans its steps, with the configured mistakes.
+// move chooses a legal move as the Chooser does (at random among the
+// touched piece's moves when there is one: the rules leave no other
+// choice) and plans its steps, with the configured mistakes.
 func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error) {
 	var ml engine.MoveList
 	pos.LegalMoves(&ml)
