@@ -261,7 +261,6 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	var bo BoardOpts
 	if t.State != nil {
 		players = t.State.Players
-		v.Win = viewWin(lang, t.State.WinChance, t.PositionSeq)
 		v.Robots = t.State.Robots
 		bo.Lights, bo.Mismatch = t.State.Lights, t.State.Mismatch
 		if t.State.Seq >= t.PositionSeq {
@@ -282,6 +281,7 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	}
 	v.LastThrow = throwText(lang, t.LastThrow)
 	v.Curve = viewCurve(t.Curve)
+	v.Win = viewWin(lang, t.Win, t.PositionSeq)
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		l := c.String()
 		v.Players = append(v.Players, playerView{Letter: l, Colour: colourName(lang, l), Name: players[l], Turn: l == v.Turn, Robot: v.Robots[l]})

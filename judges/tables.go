@@ -74,8 +74,11 @@ type Table struct {
 	// Feed holds the newest events, oldest first.
 	Feed []Entry `json:"feed,omitempty"`
 	// Curve is the game's win chances as the table estimated them, one
-	// point a position, oldest first: the game's curve.
-	Curve []CurvePoint `json:"curve,omitempty"`
+	// point a position, oldest first: the game's curve. Win is the newest:
+	// a state published before its position's estimate was ready has
+	// none, and the bar keeps showing the one before.
+	Curve []CurvePoint         `json:"curve,omitempty"`
+	Win   *broadcast.WinChance `json:"win,omitempty"`
 	// FeedLen is len(Feed), set in the answers of /api/tables.
 	FeedLen int `json:"feed_len,omitempty"`
 	// Result is the retained result, if any.
@@ -214,9 +217,10 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 		t.State = &s
 		if s.Seq < t.PositionSeq && s.Seq <= 1 {
 			// A new game, numbered from the start again.
-			t.Feed, t.LastSeq, t.PositionSeq, t.Curve = nil, 0, 0, nil
+			t.Feed, t.LastSeq, t.PositionSeq, t.Curve, t.Win = nil, 0, 0, nil, nil
 		}
 		if s.WinChance != nil {
+			t.Win = s.WinChance
 			t.addCurve(s.WinChance)
 		}
 		if s.Seq >= t.PositionSeq || t.Position == "" {
@@ -268,7 +272,7 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 func (st *Store) addEvent(t *Table, e referee.Event) (*Entry, bool) {
 	if e.Type == referee.EventStart {
 		// A new game: its curve starts afresh.
-		t.Curve = nil
+		t.Curve, t.Win = nil, nil
 	}
 	if e.Type == referee.EventStart && e.Seq <= 1 {
 		// A new game: numbering starts again.

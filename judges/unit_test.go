@@ -290,9 +290,16 @@ func TestStore_CurveFollowsTheGame(t *testing.T) {
 	if c == nil || c.Points != "0.0,20.0 33.3,12.0 100.0,8.0" {
 		t.Errorf("drawn curve %+v", c)
 	}
-	w := viewWin("es", tb.State.WinChance, tb.PositionSeq)
+	w := viewWin("es", tb.Win, tb.PositionSeq)
 	if w == nil || w.YR != 80 || w.BG != 20 || w.YRTop != "20.0" || w.YRH != "80.0" || w.Estimating {
 		t.Errorf("bar %+v", w)
+	}
+	// A newer position without its estimate yet: the bar keeps the last
+	// one, marked as being estimated.
+	state(8, "")
+	tb, _ = st.Get("e/1")
+	if w := viewWin("es", tb.Win, tb.PositionSeq); w == nil || w.YR != 80 || !w.Estimating {
+		t.Errorf("bar while estimating %+v", w)
 	}
 	state(1, win(1, 0.5))
 	if tb, _ := st.Get("e/1"); len(tb.Curve) != 1 {
