@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -10,9 +11,22 @@ import (
 	"github.com/parchis-table/parchis/engine"
 )
 
+// timed gives an mc bot a time budget a move instead of its playouts.
+type timed struct {
+	*bots.MC
+	d time.Duration
+}
+
+func (b timed) Choose(pos *engine.Position) engine.Move {
+	deadline := time.Now().Add(b.d)
+	b.MC.Deadline = func() bool { return time.Now().After(deadline) }
+	return b.MC.Choose(pos)
+}
+
 // selfPlayBots plays n games with a bot at each colour (levels in turn
 // order Y, B, R, G) and prints each pair's wins with their 95% interval.
-func selfPlayBots(players string, n int, seed uint64, stdout, stderr io.Writer) int {
+// With moveTime set, mc bots think that long a move.
+func selfPlayBots(players string, n int, seed uint64, moveTime time.Duration, stdout, stderr io.Writer) int {
 	levels := strings.Split(players, ",")
 	if len(levels) != engine.NumColours {
 		fmt.Fprintf(stderr, "parchis selfplay: -players wants 4 levels (Y,B,R,G), got %d in %q\n", len(levels), players)
@@ -30,6 +44,10 @@ func selfPlayBots(players string, n int, seed uint64, stdout, stderr io.Writer) 
 		var ps [engine.NumColours]bots.Bot
 		for c := range ps {
 			ps[c], _ = bots.New(levels[c], seed*1_000_003+uint64(i*engine.NumColours+c))
+			if mc, ok := ps[c].(*bots.MC); ok && moveTime > 0 {
+				mc.Playouts = math.MaxInt
+				ps[c] = timed{mc, moveTime}
+			}
 		}
 		end, err := bots.Game(ps, engine.NewPosition(engine.Colour(i%engine.NumColours)), bots.NewDice(seed*7_919+uint64(i)))
 		if err != nil {

@@ -57,6 +57,8 @@ func TestSelfPlay_Bots(t *testing.T) {
 	testRun(t, []runCase{
 		{"greedy against random", []string{"selfplay", "-players", "greedy,random,greedy,random", "-n", "20", "-seed", "3"}, "", 0, "*", ""},
 		{"three levels", []string{"selfplay", "-players", "greedy,random,greedy"}, "", 2, "", "wants 4 levels"},
+		{"mc by time", []string{"selfplay", "-players", "mc,random,mc,random", "-movetime", "2ms", "-n", "1"}, "", 0, "*", ""},
+		{"bad movetime", []string{"selfplay", "-players", "mc,random,mc,random", "-movetime", "soon"}, "", 2, "", "invalid value"},
 		{"unknown level", []string{"selfplay", "-players", "greedy,random,greedy,wise"}, "", 2, "", `bad bot "wise"`},
 	})
 	var stdout bytes.Buffer
