@@ -462,6 +462,9 @@ func (d *daemon) seat(robots *robot.Seats) {
 	}
 	ctx, cancel := context.WithCancel(d.ctx)
 	d.robots, d.stopRobots = robots, cancel
+	if levels := robots.Levels(); len(levels) > 0 {
+		d.log.Info("robot partners seated", "robots", levels)
+	}
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
