@@ -211,3 +211,39 @@ func TestBrowser_WinBarAndCurve(t *testing.T) {
 	}
 	b.Screenshot(ctx, t, filepath.Join(shots, "curve.png"))
 }
+
+// TestBrowser_ResultMissedWhileLoading_PanelCatchesUp: a result that
+// reaches the dashboard while a table's page is loading, before its stream
+// is open, is never streamed to it; the next change of the table brings
+// the result panel up to date without reloading the page.
+func TestBrowser_ResultMissedWhileLoading_PanelCatchesUp(t *testing.T) {
+	browsertest.Chromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	br := startBroker(t, ctx, "local", []string{"1"})
+	srv := startDashboard(t, ctx, br.url, Opts{})
+	st := startTable(t, ctx, br.url, "local", "1", srv.JudgeKeys(), 31)
+	for range 10 {
+		st.step()
+	}
+	base := "http://" + srv.Addr().String()
+	waitFor(t, "the table on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 1 })
+	b := browsertest.Start(t, ctx, base+"/t/local/1")
+	b.WaitJS(ctx, t, `document.body.getAttribute("data-stream") === "open" && document.querySelector("#result .none")`, browsertest.WaitLong)
+	// A mark that a reload would lose.
+	if err := b.Eval(ctx, `document.body.setAttribute("data-mark", "kept"); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The result reaches the store without the page hearing of it, as
+	// when it comes before the page's stream is open.
+	res := broadcast.Result{Event: "local", Table: "1", Result: "YR", Position: "YG:YYYY,RG:RRRR Y end 0 - Y", Record: "[Event \"local\"]\n", Time: time.Now().UTC()}
+	payload, _ := json.Marshal(res)
+	if _, _, err := srv.Store().Apply(broadcast.Prefix("local", "1")+broadcast.TopicResult, payload); err != nil {
+		t.Fatal(err)
+	}
+	st.step()
+	b.WaitJS(ctx, t, `document.querySelector("#result .v-pending") && document.body.getAttribute("data-mark") === "kept"`, browsertest.WaitLong)
+}

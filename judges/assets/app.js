@@ -24,6 +24,26 @@
     return t.content.firstElementChild;
   }
 
+  var refreshing = false;
+  function refreshResult() {
+    if (refreshing || !window.fetch) return;
+    refreshing = true;
+    fetch(location.pathname + location.search, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("result");
+        var r = document.getElementById("result");
+        if (fresh && r) r.replaceWith(document.importNode(fresh, true));
+        ["certify-form", "reject-form"].forEach(function (id) {
+          var f = document.getElementById(id);
+          if (f && !doc.getElementById(id)) f.remove();
+        });
+      })
+      .catch(function () {})
+      .then(function () { refreshing = false; });
+  }
+
   function onTable(ev) {
     var m = JSON.parse(ev.data);
     var old = document.getElementById("card-" + m.id);
@@ -60,6 +80,16 @@
     if (m.pending) {
       var p = document.getElementById("pending");
       if (p) p.replaceWith(fromHTML(m.pending));
+    }
+    if (detail && !m.result) {
+      // A change of result that came while this page loaded, before its
+      // stream was open, is not sent again: the card, drawn afresh at
+      // every change, then says another verdict than the result panel.
+      // The panel is fetched again (the page is not reloaded: a judge's
+      // message would go).
+      var cv = card.querySelector(".verdict");
+      var rv = document.querySelector("#result .verdict");
+      if ((cv ? cv.className : "") !== (rv ? rv.className : "")) refreshResult();
     }
     if (detail && m.result) {
       var r = document.getElementById("result");
