@@ -206,6 +206,7 @@ const (
 	meanMissing
 	meanRethrow
 	meanWinners
+	meanRobotTo
 	numMeanings
 )
 
@@ -219,4 +220,5 @@ var meaningWords = [numMeanings][2]string{
 	meanMissing:     {"! missing", "! falta"},
 	meanRethrow:     {"! throw again", "! repetir tirada"},
 	meanWinners:     {"~ winners", "~ ganan"},
+	meanRobotTo:     {"~ robot's move: put it here", "~ jugada del robot: aquí"},
 }
