@@ -57,9 +57,6 @@ type daemon struct {
 	// why.
 	feedHeld []referee.Event
 	feedErr  error
-	// live estimates each new position's win chance off the table's
-	// goroutine; winChance is its last estimate, posted the position last
-	// handed to it.
 	// robots are the robot partners of the game: the configuration's,
 	// or those of the judges' last new-game command.
 	robots *robot.Seats
@@ -67,9 +64,12 @@ type daemon struct {
 	// daemon's.
 	stopRobots context.CancelFunc
 	ctx        context.Context
-	live       *bots.Live
-	winChance  *bots.LiveEstimate
-	posted     engine.Position
+	// live estimates each new position's win chance off the table's
+	// goroutine; winChance is its last estimate, posted the position last
+	// handed to it.
+	live      *bots.Live
+	winChance *bots.LiveEstimate
+	posted    engine.Position
 	// shownAlerts are the alerts last shown.
 	shownAlerts []string
 	alertsShown bool
