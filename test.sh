@@ -2,14 +2,21 @@
 # The project's test command (README): installs and starts what the tests
 # need — Debian's mosquitto for the feed's tests against a standard broker,
 # Debian's chromium for the dashboard's browser test, qemu-user-static for
-# the arm64 run — then vets, runs every test, and cross-compiles for the Pi
-# and runs the hw, firmware and engine tests there under qemu.
+# the arm64 run, gcc-avr and simavr for the tile firmware — builds the tile
+# firmware and its emulation harness, then vets, runs every test (the
+# firmware's in simavr among them), and cross-compiles for the Pi and runs
+# the hw, firmware and engine tests there under qemu.
 #
 # Usage: ./test.sh [extra go test flags…]
 set -euo pipefail
 cd "$(dirname "$0")"
 
 bash ci/chromium.sh
+bash ci/avr.sh
+echo "test.sh: the tile firmware and its emulation harness"
+bash firmware/build.sh
+# The firmware's tests fail, rather than skip, without the build.
+export PARCHIS_FIRMWARE_REQUIRED=1
 eval "$(bash ci/mosquitto.sh start)"
 trap 'bash ci/mosquitto.sh stop >/dev/null 2>&1 || true' EXIT
 

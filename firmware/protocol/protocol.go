@@ -22,7 +22,8 @@
 // from the one it knows (the tile was reset).
 //
 // The package is plain Go with no allocations on its hot paths, so the same
-// code runs in the TinyGo firmware and in the daemon.
+// rules hold in the daemon and in the Go reference model of the tiles
+// (firmware/tile), which the C firmware (firmware/avr) is tested against.
 package protocol
 
 import (
@@ -70,6 +71,13 @@ const (
 	// answer with changes; payload: Boot (u16), Seq (u16), channel count,
 	// then one reading per channel.
 	KindSnapshot Kind = 4
+	// KindCalibrate sets a tile's classification thresholds, which it
+	// stores; payload: none (only asks for them), or a Calibration
+	// (CalibrationLen bytes) and a flags byte (CalibrateRebaseline).
+	KindCalibrate Kind = 5
+	// KindCalibration answers a KindCalibrate with the thresholds in force;
+	// payload: a Calibration.
+	KindCalibration Kind = 6
 )
 
 func (k Kind) String() string {
@@ -82,6 +90,10 @@ func (k Kind) String() string {
 		return "changes"
 	case KindSnapshot:
 		return "snapshot"
+	case KindCalibrate:
+		return "calibrate"
+	case KindCalibration:
+		return "calibration"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -149,7 +161,7 @@ func Decode(buf []byte) (f Frame, n int, err error) {
 		return Frame{}, i + 1, ErrCRC
 	}
 	k := Kind(b[2])
-	if k < KindPoll || k > KindSnapshot {
+	if k < KindPoll || k > KindCalibration {
 		return Frame{}, i + 1, fmt.Errorf("%w %d", ErrKind, b[2])
 	}
 	return Frame{Addr: b[1], Kind: k, Tag: b[3], Payload: b[HeaderLen : HeaderLen+l]}, i + HeaderLen + l + CRCLen, nil

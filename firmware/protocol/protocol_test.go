@@ -71,6 +71,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add(AppendSnapshot(nil, 2, 3, 4, 5, []Reading{1, 2, 3}))
 	f.Add(AppendChanges(nil, 9, 1, 500, 11, []Change{{Num: 10, Channel: 3, Reading: 1}}))
 	f.Add([]byte{Start, 1, 1, 0, 250})
+	f.Add(AppendCalibrate(nil, 3, 4, &Calibration{One: 180, Two: 420, Hysteresis: 30, Colours: true, South: 2}, true))
+	f.Add(AppendCalibration(nil, 3, 4, Calibration{One: 180, Two: 420, Hysteresis: 30}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fr, n, err := Decode(b)
 		if n < 0 || n > len(b) {
@@ -94,6 +96,84 @@ func FuzzDecode(f *testing.F) {
 			_, _ = ParseSnapshot(fr, make([]Reading, 0, MaxChannels))
 		case KindPoll:
 			_, _ = PollWant(fr)
+		case KindCalibrate:
+			if c, _, err := ParseCalibrate(fr); err == nil && c != nil {
+				if err := c.Validate(); err != nil {
+					t.Fatalf("ParseCalibrate accepted %+v: %v", c, err)
+				}
+			}
+		case KindCalibration:
+			if c, err := ParseCalibration(fr); err == nil {
+				again := AppendCalibration(nil, fr.Addr, fr.Tag, c)
+				if !bytes.Equal(again, b[n-len(again):n]) {
+					t.Fatalf("calibration re-encoding differs: % x vs % x", again, b[:n])
+				}
+			}
 		}
 	})
+}
+
+func TestCalibrate(t *testing.T) {
+	good := Calibration{One: 180, Two: 420, Hysteresis: 30, Colours: true, North: 1, South: 2}
+	tests := []struct {
+		name    string
+		frame   []byte
+		want    *Calibration
+		rebase  bool
+		wantErr bool
+	}{
+		{"Ask", AppendCalibrate(nil, 3, 9, nil, false), nil, false, false},
+		{"Set", AppendCalibrate(nil, 3, 9, &good, false), &good, false, false},
+		{"SetAndRebaseline", AppendCalibrate(nil, 3, 9, &good, true), &good, true, false},
+		{"OneNotBelowTwo", AppendCalibrate(nil, 3, 9, &Calibration{One: 400, Two: 400, Hysteresis: 10}, false), nil, false, true},
+		{"HysteresisTooLarge", AppendCalibrate(nil, 3, 9, &Calibration{One: 100, Two: 400, Hysteresis: 100}, false), nil, false, true},
+		{"BeyondTwelveBits", AppendCalibrate(nil, 3, 9, &Calibration{One: 100, Two: 4096, Hysteresis: 10}, false), nil, false, true},
+		{"ReservedBits", appendCRC([]byte{Start, 3, byte(KindCalibrate), 9, 8, 0, 180, 1, 164, 0, 30, 0x10, 0}), nil, false, true},
+		{"ShortPayload", appendCRC([]byte{Start, 3, byte(KindCalibrate), 9, 2, 0, 180}), nil, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, _, err := Decode(tc.frame)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, rebase, err := ParseCalibrate(f)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("ParseCalibrate: %v, want error %v", err, tc.wantErr)
+			}
+			if tc.wantErr {
+				return
+			}
+			if (c == nil) != (tc.want == nil) || (c != nil && *c != *tc.want) || rebase != tc.rebase {
+				t.Errorf("ParseCalibrate = %+v, %v; want %+v, %v", c, rebase, tc.want, tc.rebase)
+			}
+		})
+	}
+	f, _, err := Decode(AppendCalibration(nil, 3, 9, good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := ParseCalibration(f); err != nil || c != good {
+		t.Errorf("ParseCalibration = %+v, %v; want %+v", c, err, good)
+	}
+	if f.Kind.String() != "calibration" {
+		t.Errorf("kind %q", f.Kind)
+	}
+}
+
+// BenchmarkDecode decodes a 52-channel snapshot, the largest answer a rev B
+// tile sends, as hw/tiles does for every answer.
+func BenchmarkDecode(b *testing.B) {
+	frame := AppendSnapshot(nil, 1, 2, 3, 4, make([]Reading, 52))
+	dst := make([]Reading, 0, MaxChannels)
+	b.ReportAllocs()
+	for b.Loop() {
+		f, _, err := Decode(frame)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ParseSnapshot(f, dst); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

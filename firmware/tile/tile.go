@@ -2,7 +2,9 @@
 // is tested on the host: scan scheduling over the analog multiplexers,
 // classification of each hall sensor's reading into a piece count and
 // colours, debouncing, the numbered change log, and the answers to the Pi's
-// frames (firmware/protocol). Only firmware/main touches the RP2040.
+// frames (firmware/protocol). It is the reference model: the firmware that
+// runs on the tiles (firmware/avr, in C) is held to it byte for byte by
+// firmware/avrsim's differential test, and tilestest emulates tiles with it.
 package tile
 
 import (
@@ -25,7 +27,7 @@ type Front interface {
 // multiplexer is sampled, so a full scan changes the select lines only
 // PerMux times. Channel m*PerMux+a is input a of multiplexer m.
 type Schedule struct {
-	Muxes  int // multiplexers (ADC inputs): 1…4 on an RP2040
+	Muxes  int // multiplexers (ADC inputs): 1…4 (the ATmega328P tile has 4)
 	PerMux int // inputs used on each multiplexer: 1…16
 }
 

@@ -137,3 +137,85 @@ func TestTile_AnswersPollsAndSnapshots(t *testing.T) {
 		t.Fatalf("snapshot %+v %v", snap, err)
 	}
 }
+
+func TestTile_Calibration(t *testing.T) {
+	s := Schedule{Muxes: 1, PerMux: 2}
+	f := &FakeFront{S: s, Samples: []uint16{2048, 2048}}
+	tl := &Tile{Addr: 3, Boot: 1, Schedule: s, Class: DefaultClassifier, Deb: Debouncer{N: 1}}
+	tl.Calibrate(f)
+
+	ask := func(req []byte) (protocol.Calibration, bool) {
+		t.Helper()
+		resp := tl.Handle(req)
+		if resp == nil {
+			return protocol.Calibration{}, false
+		}
+		fr, _, err := protocol.Decode(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := protocol.ParseCalibration(fr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, true
+	}
+	if c, ok := ask(protocol.AppendCalibrate(nil, 3, 1, nil, false)); !ok || c != protocol.Calibration(DefaultClassifier) {
+		t.Fatalf("asked: %+v %v", c, ok)
+	}
+
+	f.Samples[0] = 2048 + 250
+	tl.Step(f)
+	if tl.Deb.Stable(0).Count() != 1 {
+		t.Fatalf("one piece reads %v", tl.Deb.Stable(0))
+	}
+	high := protocol.Calibration{One: 300, Two: 600, Hysteresis: 10, Colours: true, North: 3, South: 1}
+	if c, ok := ask(protocol.AppendCalibrate(nil, 3, 2, &high, false)); !ok || c != high {
+		t.Fatalf("set: %+v %v", c, ok)
+	}
+	tl.Step(f)
+	if tl.Deb.Stable(0).Count() != 0 {
+		t.Errorf("with One at 300 a deviation of 250 reads %v", tl.Deb.Stable(0))
+	}
+	if _, ok := ask(protocol.AppendCalibrate(nil, 3, 3, &protocol.Calibration{One: 5, Two: 4}, false)); ok {
+		t.Error("inconsistent thresholds answered")
+	}
+	if tl.Class != Classifier(high) {
+		t.Errorf("inconsistent thresholds taken: %+v", tl.Class)
+	}
+
+	// New baselines: the next scan is taken as empty.
+	f.Samples[1] = 2048 - 700
+	ask(protocol.AppendCalibrate(nil, 3, 4, &high, true))
+	tl.Step(f)
+	tl.Step(f)
+	if tl.Deb.Stable(1).Count() != 0 {
+		t.Errorf("after new baselines channel 1 reads %v", tl.Deb.Stable(1))
+	}
+	f.Samples[1] = 2048
+	tl.Step(f)
+	if r := tl.Deb.Stable(1); r.Count() != 2 || r.Colour(0) != 3 {
+		t.Errorf("700 above the new baseline reads %v, want two Green (north) pieces", r)
+	}
+}
+
+// BenchmarkTile_StepAndPoll is one scan of 52 channels and the answer to a
+// poll, the reference model's work per scan in the simulated table.
+func BenchmarkTile_StepAndPoll(b *testing.B) {
+	s := Schedule{Muxes: 4, PerMux: 13}
+	f := &FakeFront{S: s, Samples: make([]uint16, s.Channels())}
+	for i := range f.Samples {
+		f.Samples[i] = 2048
+	}
+	tl := &Tile{Addr: 1, Boot: 1, Schedule: s, Class: DefaultClassifier, Deb: Debouncer{N: 3}}
+	tl.Calibrate(f)
+	poll := protocol.AppendPoll(nil, 1, 1, 1)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		f.Samples[i%52] = 2048 + uint16(250*(i/52%2)) // pieces come and go
+		tl.Step(f)
+		if tl.Handle(poll) == nil {
+			b.Fatal("no answer")
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"periph.io/x/conn/v3/spi/spitest"
 
 	"github.com/parchis-table/parchis/config"
+	"github.com/parchis-table/parchis/firmware/avrsim"
 	"github.com/parchis-table/parchis/firmware/tile"
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/tiles"
@@ -82,6 +83,71 @@ func TestCheck_TilesOverSerial(t *testing.T) {
 			line, path := tileLine(t)
 			tc.break_(line)
 			p, err := serial.Open(path, &serial.DefaultOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			var out bytes.Buffer
+			st := Check(loadTilesLayout(t), Hardware{Tiles: &tiles.Serial{Port: p}, Strip: &spitest.Record{}}, 0, &out)
+			if st != tc.status {
+				t.Errorf("status %d, want %d\n%s", st, tc.status, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+// TestCheck_EmulatedTiles runs the check against the compiled tile
+// firmware (firmware/avr) in simavr: four emulated chips at the example
+// layout's addresses.
+func TestCheck_EmulatedTiles(t *testing.T) {
+	tests := []struct {
+		name   string
+		break_ func(t *testing.T, l *avrsim.Line)
+		status int
+		want   []string
+	}{
+		{"AllFound", func(t *testing.T, l *avrsim.Line) {
+			for _, p := range []struct{ ch, n int }{{4, 1}, {28, 1}, {29, 2}} { // site 5, two of YH's slots
+				if err := l.Pieces(1, p.ch, p.n); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := l.Settle(1); err != nil {
+				t.Fatal(err)
+			}
+		}, ExitOK, []string{"found   tile 1", "found   tile 4", "occupied 5:1 YH:3", "check: all found"}},
+		{"TileSilent", func(t *testing.T, l *avrsim.Line) {
+			if err := l.Mute(3, true); err != nil {
+				t.Fatal(err)
+			}
+		}, ExitMissing, []string{"found   tile 2", "MISSING tile 3: no answer", "found   tile 4", "check: something is missing"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := avrsim.Require(t)
+			chip, err := avrsim.Start(dir, avrsim.Opts{Tiles: []avrsim.Tile{{Addr: 1}, {Addr: 2}, {Addr: 3}, {Addr: 4}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := chip.Close(); err != nil {
+					t.Error(err)
+				}
+			}()
+			for a := uint8(1); a <= 4; a++ {
+				if err := chip.Settle(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tc.break_(t, chip)
+			o := serial.DefaultOpts
+			o.Timeout = avrsim.AnswerTimeout
+			p, err := serial.Open(chip.PTY, &o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/firmware/avrsim"
 	"github.com/parchis-table/parchis/firmware/tile"
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/tiles/tilestest"
@@ -53,13 +54,93 @@ func serialLine(t *testing.T, echo bool) (*tilestest.Line, *serial.Port) {
 	return line, p
 }
 
+// line is what the end-to-end test does to the tiles on the line: the Go
+// emulation (tilestest.Line) or the compiled firmware in simavr (chipLine).
+type line interface {
+	PowerUp(addr uint8, boot uint16, s tile.Schedule) error
+	Put(addr uint8, ch, n int) error
+	Remove(addr uint8)
+}
+
+// chipLine is a line of tiles 1 and 2 running the compiled firmware
+// (firmware/avr) in simavr, through firmware/avrsim.
+type chipLine struct {
+	t    *testing.T
+	chip *avrsim.Line
+}
+
+// PowerUp resets the tile: the chip draws its next boot number itself.
+func (c chipLine) PowerUp(addr uint8, _ uint16, _ tile.Schedule) error {
+	if err := c.chip.Reset(addr); err != nil {
+		return err
+	}
+	return c.chip.Settle(addr)
+}
+
+// Put sets the channel's sensor and waits for the tile to take it.
+func (c chipLine) Put(addr uint8, ch, n int) error {
+	if err := c.chip.Pieces(addr, ch, n); err != nil {
+		return err
+	}
+	return c.chip.Settle(addr)
+}
+
+// Remove disconnects the tile's transmitter.
+func (c chipLine) Remove(addr uint8) {
+	if err := c.chip.Mute(addr, true); err != nil {
+		c.t.Error(err)
+	}
+}
+
+// chipSerialLine starts the compiled firmware for tiles 1 and 2 and opens
+// the harness's pty with hw/serial.
+func chipSerialLine(t *testing.T, echo bool) (line, *serial.Port) {
+	t.Helper()
+	dir := avrsim.Require(t)
+	chip, err := avrsim.Start(dir, avrsim.Opts{Tiles: []avrsim.Tile{{Addr: 1}, {Addr: 2}}, Echo: echo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := serial.DefaultOpts
+	o.Timeout = avrsim.AnswerTimeout
+	p, err := serial.Open(chip.PTY, &o)
+	if err != nil {
+		chip.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.Close()
+		if err := chip.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, a := range []uint8{1, 2} {
+		if err := chip.Settle(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return chipLine{t: t, chip: chip}, p
+}
+
 func TestSerial_EndToEndOverATTY(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		echo bool
-	}{{"Plain", false}, {"TransceiverEcho", true}} {
+		chip bool
+	}{
+		{"Plain", false, false},
+		{"TransceiverEcho", true, false},
+		{"EmulatedChip", false, true},
+		{"EmulatedChipTransceiverEcho", true, true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			line, port := serialLine(t, tc.echo)
+			var line line
+			var port *serial.Port
+			if tc.chip {
+				line, port = chipSerialLine(t, tc.echo)
+			} else {
+				line, port = serialLine(t, tc.echo)
+			}
 			d, err := New(&Serial{Port: port}, tileLayout(t), &DefaultOpts)
 			if err != nil {
 				t.Fatal(err)

@@ -4,16 +4,26 @@
 // frames of several dice. vision/train/loso.py runs it on each source
 // with the model trained without that source.
 //
-//	go run ./vision/train/score [-model FILE] [-data DIR] SOURCE...
+// With -teach K, the venue's teach step is played first: K crops of each
+// face (dice at least 40 px wide, drawn by a fixed hash of their names) are
+// taught as a profile, and every figure is then over the other images
+// only. With a model trained without the source, that is a venue whose
+// dice the network never saw, after its organiser showed them.
+//
+//	go run ./vision/train/score [-model FILE] [-data DIR] [-teach K] SOURCE...
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/parchis-table/parchis/vision"
@@ -44,6 +54,7 @@ func main() {
 	model := flag.String("model", "", "die model (default: the embedded one)")
 	data := flag.String("data", filepath.Join("..", "shared", "data", "dice"), "folder of the labelled sources")
 	minConf := flag.Float64("min-confidence", 0, "the confidence under which a value is unsure (default: the model's)")
+	teach := flag.Int("teach", 0, "teach `K` photos of each face of the source first, and score the others")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: score [-model FILE] [-data DIR] SOURCE...")
@@ -59,7 +70,6 @@ func main() {
 		opts.Model = m
 	}
 	opts.MinConfidence = *minConf
-	rd := learned.NewReader(&opts)
 	out := map[string]map[string]Rates{}
 	for _, src := range flag.Args() {
 		dir := filepath.Join(*data, src)
@@ -75,8 +85,23 @@ func main() {
 			os.Exit(2)
 		}
 		sizes, _ := vision.BoxSizes(dir) // a source without boxes has only crops
+		o := opts
+		taught := map[string]bool{}
+		if *teach > 0 {
+			p, files, err := teachFrom(dir, labels, sizes, *teach, opts.Model)
+			if err != nil {
+				slog.Error("score", "source", src, "err", err)
+				os.Exit(2)
+			}
+			o.Profile = p
+			taught = files
+		}
+		rd := learned.NewReader(&o)
 		var big, all, frames, multi vision.Tally
 		for _, l := range labels {
+			if taught[l.File] {
+				continue
+			}
 			img, err := source.DecodeImage(filepath.Join(dir, l.File))
 			if err != nil {
 				slog.Error("score", "err", err)
@@ -104,5 +129,66 @@ func main() {
 	enc.SetIndent("", " ")
 	if err := enc.Encode(out); err != nil {
 		os.Exit(1)
+	}
+}
+
+// teachFrom teaches a profile from k crops of each face of a source: crops
+// of dice at least 40 px wide, in the order of a hash of their names, so
+// the draw is fixed and spread over the source's photos. A crop the teach
+// step refuses (several dice, or a label it disagrees with) is replaced by
+// the next of its face, as an organiser would retake that photo; refused
+// crops are scored with the others.
+func teachFrom(dir string, labels []vision.Label, sizes map[string]float64, k int, m *learned.Model) (*learned.Profile, map[string]bool, error) {
+	hash := func(s string) uint64 {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		return h.Sum64()
+	}
+	var pool [7][]vision.Label
+	for _, l := range labels {
+		if s, boxed := sizes[l.File]; vision.IsCrop(l.File) && l.Want.Answer == vision.Value && (!boxed || s >= 40) {
+			pool[l.Want.Value] = append(pool[l.Want.Value], l)
+		}
+	}
+	refused := map[string]bool{}
+	for {
+		var photos []learned.TeachPhoto
+		for face := 1; face <= 6; face++ {
+			slices.SortFunc(pool[face], func(a, b vision.Label) int { return cmp.Compare(hash(a.File), hash(b.File)) })
+			n := 0
+			for _, l := range pool[face] {
+				if n == k {
+					break
+				}
+				if refused[l.File] {
+					continue
+				}
+				img, err := source.DecodeImage(filepath.Join(dir, l.File))
+				if err != nil {
+					return nil, nil, err
+				}
+				photos = append(photos, learned.TeachPhoto{Name: l.File, Image: img, Face: face})
+				n++
+			}
+		}
+		p, err := learned.Teach(m, photos)
+		if err == nil {
+			files := map[string]bool{}
+			for _, ph := range photos {
+				files[ph.Name] = true
+			}
+			return p, files, nil
+		}
+		named := 0
+		for _, ph := range photos {
+			if strings.Contains(err.Error(), ph.Name+":") {
+				refused[ph.Name] = true
+				named++
+			}
+		}
+		if named == 0 {
+			return nil, nil, err
+		}
+		slog.Info("teach: photos refused, taking the next of their faces", "refused", named)
 	}
 }
