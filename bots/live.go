@@ -21,6 +21,13 @@ type LiveEstimate struct {
 // never waits. Only the newest position counts: one posted while an
 // estimate runs stops it, and that estimate is dropped, never delivered.
 type Live struct {
+	// Settle, when set, is waited for before a position is estimated
+	// (it returns false when ctx ended first); a position overtaken
+	// meanwhile is not estimated at all. A caller whose positions come in
+	// bursts (a simulated table at many times real speed) gives it a
+	// short sleep, so that no work goes on positions nobody will see.
+	Settle func(ctx context.Context) bool
+
 	playouts int
 	workers  int
 	seed     uint64
@@ -80,6 +87,16 @@ func (l *Live) Run(ctx context.Context) {
 		l.mu.Unlock()
 		if !ok {
 			continue
+		}
+		if l.Settle != nil {
+			if !l.Settle(ctx) {
+				return
+			}
+			if l.gen.Load() != gen {
+				// Overtaken while settling: the newer one is pending.
+				l.dropped.Add(1)
+				continue
+			}
 		}
 		l.busy.Store(job.Seq)
 		stop := func() bool { return ctx.Err() != nil || l.gen.Load() != gen }

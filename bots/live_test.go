@@ -66,3 +66,34 @@ func TestLive_Repeatable(t *testing.T) {
 		t.Errorf("two estimates of one position: %+v and %+v", got[0].Estimate, got[1].Estimate)
 	}
 }
+
+// TestLive_SettleSkipsOvertaken: a position overtaken while the estimator
+// waits for it to settle is never estimated.
+func TestLive_SettleSkipsOvertaken(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := bots.NewLive(50, 1, 1)
+	waiting, release := make(chan struct{}, 4), make(chan struct{})
+	l.Settle = func(ctx context.Context) bool {
+		waiting <- struct{}{}
+		select {
+		case <-release:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	go l.Run(ctx)
+	first := mustPPN(t, midGame)
+	over := mustPPN(t, "YG:YYYY,RG:RRRR,GG:GGGG R end 0 - Y")
+	l.Post(first, 1)
+	<-waiting
+	l.Post(over, 2)
+	release <- struct{}{}
+	<-waiting
+	release <- struct{}{}
+	e := <-l.Results()
+	if e.Seq != 2 || l.Dropped() != 1 {
+		t.Errorf("delivered seq %d with %d dropped, want only seq 2 and the first dropped", e.Seq, l.Dropped())
+	}
+}

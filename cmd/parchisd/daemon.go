@@ -234,6 +234,17 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		// The playouts share the cores the table's goroutine leaves: on a
 		// Pi 4, three.
 		d.live = bots.NewLive(cfg.WinChance.Playouts, min(3, runtime.NumCPU()-1), 1)
+		// A position that stands less than this is not estimated: people
+		// leave each one for seconds, but a simulated table at many times
+		// real speed would keep a core busy on positions nobody sees.
+		d.live.Settle = func(ctx context.Context) bool {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-time.After(winChanceSettle):
+				return true
+			}
+		}
 		d.wg.Add(1)
 		go func() {
 			defer d.wg.Done()
@@ -453,6 +464,10 @@ func (d *daemon) publishState(at time.Time) {
 		d.live.Post(pos, r.Seq())
 	}
 }
+
+// winChanceSettle is how long a position must stand before its win chance
+// is estimated.
+const winChanceSettle = 100 * time.Millisecond
 
 // seat makes robots the game's robot partners, with a goroutine of their
 // own to think on, and stops the one of those they replace.
