@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/engine"
 )
 
@@ -93,6 +94,22 @@ func ParseCommand(typ string, payload []byte) (Command, error) {
 		}
 		if len(c.Round) > 40 || strings.ContainsAny(c.Round, "\r\n\"") {
 			return bad("new-game: round %q: want at most 40 characters on one line, without quotes", c.Round)
+		}
+		robots := 0
+		for k, level := range c.Bots {
+			if _, err := engine.ParseColour(k); err != nil {
+				return bad("new-game: bots: %v", err)
+			}
+			if level == bots.Person {
+				continue
+			}
+			robots++
+			if _, err := bots.New(level, 0); err != nil {
+				return bad("new-game: bots: %s: %v", k, err)
+			}
+		}
+		if robots == engine.NumColours {
+			return bad("new-game: bots: every colour is a bot; a player must make the robots' moves")
 		}
 	case CmdCorrect:
 		if c.Position == "" {

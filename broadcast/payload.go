@@ -69,8 +69,28 @@ type State struct {
 	// Mismatch lists the sites where the board disagrees with the game.
 	Mismatch []string `json:"mismatch,omitempty"`
 	// Result is YR or BG once the game is over.
-	Result string    `json:"result,omitempty"`
-	Time   time.Time `json:"time"`
+	Result string `json:"result,omitempty"`
+	// Robots maps the colours a robot partner plays to its level.
+	Robots map[string]string `json:"robots,omitempty"`
+	// WinChance is each pair's estimated chance of winning from this
+	// state's position, for spectators; absent until the table has
+	// estimated this position (or when it estimates none).
+	WinChance *WinChance `json:"win_chance,omitempty"`
+	Time      time.Time  `json:"time"`
+}
+
+// WinChance is each pair's chance of winning a game in play, estimated by
+// playing it on to its end Playouts times (greedy playouts, see the bots
+// package). YR and BG add up to 1; YRLow and YRHigh bound YR's 95%
+// interval (BG's is 1−YRHigh to 1−YRLow).
+type WinChance struct {
+	// Seq is the number of the event the estimated position follows.
+	Seq      uint64  `json:"seq"`
+	YR       float64 `json:"yr"`
+	BG       float64 `json:"bg"`
+	YRLow    float64 `json:"yr_low"`
+	YRHigh   float64 `json:"yr_high"`
+	Playouts int     `json:"playouts"`
 }
 
 // Result is the retained final result of a game: what was played, the
@@ -135,6 +155,10 @@ type Command struct {
 	// Round, for new-game, names the tournament round the game belongs
 	// to; the table writes it in the game's record.
 	Round string `json:"round,omitempty"`
+	// Bots (colour letter → bot level, or bots.Person), for new-game: the
+	// robot partners of the new game; absent keeps the table's configured
+	// ones, and a colour given bots.Person is a person's.
+	Bots map[string]string `json:"bots,omitempty"`
 	// Position (PPN), for correct.
 	Position string `json:"position,omitempty"`
 	// Certification, signed by the judge, for certify and reject.

@@ -67,6 +67,7 @@ func TestParseCommand_Valid(t *testing.T) {
 	}{
 		{CmdNewGame, `{"id":"1","judge":"Ana","players":{"Y":"a","R":"b"},"starter":"R"}`},
 		{CmdCorrect, `{"id":"2","type":"correct","judge":"Ana","position":"- Y throw 0 - Y"}`},
+		{CmdNewGame, `{"id":"4","judge":"Ana","players":{"Y":"a","B":"b","R":"c"},"starter":"Y","bots":{"G":"mc:500"}}`},
 		{CmdReject, `{"id":"3","judge":"Ana","certification":{"verdict":"rejected","judge":"Ana","reason":"r","judge_key":"k","signature":"s","time":"2025-01-01T00:00:00Z"}}`},
 	}
 	for _, tt := range tests {
@@ -77,9 +78,37 @@ func TestParseCommand_Valid(t *testing.T) {
 	}
 }
 
+func TestParseCommand_Bots(t *testing.T) {
+	for _, tc := range []struct{ bots, want string }{
+		{`{"X":"greedy"}`, "new-game: bots: bad colour"},
+		{`{"G":"wise"}`, `new-game: bots: G: bad bot "wise"`},
+		{`{"Y":"greedy","B":"greedy","R":"greedy","G":"greedy"}`, "every colour is a bot"},
+	} {
+		_, err := ParseCommand(CmdNewGame, []byte(`{"id":"1","judge":"Ana","players":{"Y":"a"},"starter":"Y","bots":`+tc.bots+`}`))
+		if !errors.Is(err, ErrBadCommand) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("bots %s: %v, want %q", tc.bots, err, tc.want)
+		}
+	}
+}
+
+// TestSignedText_Bots: robot partners are signed, and a command without
+// them keeps the text it had before there were any.
+func TestSignedText_Bots(t *testing.T) {
+	c := Command{ID: "1", Type: CmdNewGame, Judge: "Ana", Players: map[string]string{"Y": "a"}, Starter: "Y"}
+	before := string(c.SignedText("e", "t"))
+	if strings.Contains(before, "bots") {
+		t.Errorf("signed text without bots names them:\n%s", before)
+	}
+	c.Bots = map[string]string{"G": "greedy"}
+	if got := string(c.SignedText("e", "t")); got != before+"bots: \"G\"=\"greedy\"\n" {
+		t.Errorf("signed text with bots:\n%s", got)
+	}
+}
+
 func FuzzParseCommand(f *testing.F) {
 	f.Add(CmdNewGame, []byte(`{"id":"1","judge":"Ana","players":{"Y":"a","R":"b"},"starter":"R"}`))
 	f.Add(CmdCorrect, []byte(`{"id":"2","judge":"Ana","position":"- Y throw 0 - Y"}`))
+	f.Add(CmdNewGame, []byte(`{"id":"4","judge":"Ana","players":{"Y":"a"},"starter":"Y","bots":{"G":"mc:9"}}`))
 	f.Add(CmdCertify, []byte(`{"id":"3","judge":"Ana","certification":{"verdict":"certified","judge":"Ana","judge_key":"k","signature":"s"}}`))
 	f.Add("x", []byte(`{"id":`))
 	f.Fuzz(func(t *testing.T, typ string, b []byte) {

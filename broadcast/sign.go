@@ -164,6 +164,11 @@ func (c *Command) SignedText(event, table string) []byte {
 	line("certification_signature", cert)
 	line("at_seq", strconv.FormatUint(c.AtSeq, 10))
 	line("judge_key", c.JudgeKey)
+	if len(c.Bots) > 0 {
+		// Only with robot partners, so that commands signed before there
+		// were any keep their text.
+		line("bots", playersText(c.Bots))
+	}
 	return b
 }
 

@@ -21,6 +21,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/parchis-table/parchis/bots"
+	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/firmware/protocol"
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/judges"
@@ -63,6 +65,14 @@ type Daemon struct {
 	Referee Referee `yaml:"referee"`
 	// Sim configures the simulated table (parchisd sim).
 	Sim Sim `yaml:"sim"`
+	// WinChance configures the win chance the table publishes for
+	// spectators after every move.
+	WinChance WinChance `yaml:"win_chance"`
+	// Bots maps colour letters (Y, B, R, G) to the level of the robot
+	// partner that plays that colour (random, greedy, mc or mc:N): the
+	// lights show its moves and a player makes them. A judge's new-game
+	// command may seat others.
+	Bots map[string]string `yaml:"bots"`
 
 	// lines maps the fields set in the file read ("broker.users[0].role")
 	// to their lines, for the errors.
@@ -230,6 +240,9 @@ type Sim struct {
 	// player makes per action: touched-piece, wrong-count, kill-not-done,
 	// early-throw, edge (a die landing on its edge).
 	Mistakes map[string]float64 `yaml:"mistakes"`
+	// Bot is how the simulated players choose their moves: random,
+	// greedy, mc or mc:N (the bots package's levels).
+	Bot string `yaml:"bot"`
 	// Handling gives the rate (0…1) per action of each way a simulated
 	// player handles pieces as people do, none of them a fault:
 	// count-out (square by square), victim-first (a killed piece taken
@@ -237,6 +250,24 @@ type Sim struct {
 	// (a piece that cannot move lifted and put back), pause (a stop longer
 	// than the referee's grace time).
 	Handling map[string]float64 `yaml:"handling"`
+}
+
+// countOf counts the keys of m whose value is v.
+func countOf(m map[string]string, v string) int {
+	n := 0
+	for _, x := range m {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
+
+// WinChance configures the spectators' win chance.
+type WinChance struct {
+	// Playouts is how many games are played on from each position to
+	// estimate it (greedy playouts); 0 publishes none.
+	Playouts int `yaml:"playouts"`
 }
 
 // MistakeKinds are the simulated players' mistakes, in Sim.Mistakes.
@@ -707,6 +738,23 @@ func (d *Daemon) Validate() error {
 	}
 	if d.Sim.Pace.D() < time.Millisecond {
 		bad("sim.pace", "%v: want at least 1ms", d.Sim.Pace.D())
+	}
+	if _, err := bots.New(d.Sim.Bot, 0); err != nil {
+		bad("sim.bot", "%v", err)
+	}
+	if n := d.WinChance.Playouts; n < 0 || n > 1_000_000 {
+		bad("win_chance.playouts", "%d: want 0 (none) to 1000000", n)
+	}
+	for k, v := range d.Bots {
+		if _, err := engine.ParseColour(k); err != nil {
+			bad("bots."+k, "%v", err)
+		}
+		if _, err := bots.New(v, 0); err != nil && v != bots.Person {
+			bad("bots."+k, "%v", err)
+		}
+	}
+	if robots := len(d.Bots) - countOf(d.Bots, bots.Person); robots == engine.NumColours {
+		bad("bots", "every colour is a bot: a robot partner needs a player to make its moves")
 	}
 	return errors.Join(errs...)
 }

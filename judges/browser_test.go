@@ -3,6 +3,7 @@ package judges
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,4 +159,95 @@ func verifyResult(t *testing.T, res *broadcast.Result, judges broadcast.Judges) 
 		t.Errorf("parchis verify did not check everything:\n%s", out)
 	}
 	t.Logf("parchis verify: %s", strings.TrimSpace(string(out)))
+}
+
+// TestBrowser_WinBarAndCurve: a table that publishes win chances gets an
+// evaluation bar on its multiboard tile, kept live as the game goes on,
+// and its page draws the game's curve. Screenshots go where
+// TestBrowser_LiveMoveAndCertification's do.
+func TestBrowser_WinBarAndCurve(t *testing.T) {
+	browsertest.Chromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	shots := os.Getenv("DASHBOARD_SHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	br := startBroker(t, ctx, "local", []string{"1"})
+	srv := startDashboard(t, ctx, br.url, Opts{})
+	st := startTable(t, ctx, br.url, "local", "1", srv.JudgeKeys(), 21)
+	st.winChance = true
+	for range 60 {
+		st.step()
+	}
+	base := "http://" + srv.Addr().String()
+	b := browsertest.Start(t, ctx, base+"/")
+	b.WaitJS(ctx, t, `document.querySelector('#tile-local\\/1 svg.winbar:not([hidden])') && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
+
+	// The bar follows the game: after more moves it shows the newest
+	// estimate.
+	for range 20 {
+		st.step()
+	}
+	st.mu.Lock()
+	want := strconv.Itoa(int(math.Round(st.lastWin.YR * 100)))
+	st.mu.Unlock()
+	b.WaitJS(ctx, t, `(function(){ var s = document.querySelector('#tile-local\\/1 svg.winbar'); return s && s.getAttribute("aria-valuenow") === "`+want+`"; })()`, browsertest.WaitLong)
+	var yrHeight float64
+	if err := b.Eval(ctx, `Number(document.querySelector('#tile-local\\/1 svg.winbar rect.yr').getAttribute("height"))`, &yrHeight); err != nil || math.Abs(yrHeight-math.Round(st.lastWin.YR*100)) > 0.1 {
+		t.Errorf("YR's part of the bar is %v high (err %v), want %.0f", yrHeight, err, st.lastWin.YR*100)
+	}
+	var barHeight float64
+	if err := b.Eval(ctx, `document.querySelector('#tile-local\\/1 svg.winbar').getBoundingClientRect().height`, &barHeight); err != nil || barHeight < 40 {
+		t.Errorf("the bar is %v px high on the tile (err %v), want it beside the board", barHeight, err)
+	}
+	b.Screenshot(ctx, t, filepath.Join(shots, "winbar.png"))
+
+	// The table's page draws the game's curve, one point per estimate.
+	b.Navigate(ctx, t, base+"/t/local/1")
+	b.WaitJS(ctx, t, `document.querySelector('main.detail .curve polyline') && getComputedStyle(document.querySelector('main.detail .curve')).display !== "none"`, browsertest.WaitLong)
+	var points int
+	if err := b.Eval(ctx, `document.querySelector('main.detail .curve polyline').getAttribute("points").split(" ").length`, &points); err != nil || points < 50 {
+		t.Errorf("the curve has %d points (err %v), want one per estimate (80)", points, err)
+	}
+	b.Screenshot(ctx, t, filepath.Join(shots, "curve.png"))
+}
+
+// TestBrowser_ResultMissedWhileLoading_PanelCatchesUp: a result that
+// reaches the dashboard while a table's page is loading, before its stream
+// is open, is never streamed to it; the next change of the table brings
+// the result panel up to date without reloading the page.
+func TestBrowser_ResultMissedWhileLoading_PanelCatchesUp(t *testing.T) {
+	browsertest.Chromium(t)
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	br := startBroker(t, ctx, "local", []string{"1"})
+	srv := startDashboard(t, ctx, br.url, Opts{})
+	st := startTable(t, ctx, br.url, "local", "1", srv.JudgeKeys(), 31)
+	for range 10 {
+		st.step()
+	}
+	base := "http://" + srv.Addr().String()
+	waitFor(t, "the table on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 1 })
+	b := browsertest.Start(t, ctx, base+"/t/local/1")
+	b.WaitJS(ctx, t, `document.body.getAttribute("data-stream") === "open" && document.querySelector("#result .none")`, browsertest.WaitLong)
+	// A mark that a reload would lose.
+	if err := b.Eval(ctx, `document.body.setAttribute("data-mark", "kept"); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The result reaches the store without the page hearing of it, as
+	// when it comes before the page's stream is open.
+	res := broadcast.Result{Event: "local", Table: "1", Result: "YR", Position: "YG:YYYY,RG:RRRR Y end 0 - Y", Record: "[Event \"local\"]\n", Time: time.Now().UTC()}
+	payload, _ := json.Marshal(res)
+	if _, _, err := srv.Store().Apply(broadcast.Prefix("local", "1")+broadcast.TopicResult, payload); err != nil {
+		t.Fatal(err)
+	}
+	st.step()
+	b.WaitJS(ctx, t, `document.querySelector("#result .v-pending") && document.body.getAttribute("data-mark") === "kept"`, browsertest.WaitLong)
 }

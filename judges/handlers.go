@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 )
@@ -175,7 +176,9 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 		Layout    template.JS
 		EditBoard template.HTML
 		Dice      []int
-	}{p, card, groupTurns(all.Feed), t.Position, layoutJSON, template.HTML(eb.String()), []int{1, 2, 3, 4, 5, 6}})
+		// Levels are the robot partners a new game may seat.
+		Levels []string
+	}{p, card, groupTurns(all.Feed), t.Position, layoutJSON, template.HTML(eb.String()), []int{1, 2, 3, 4, 5, 6}, bots.Levels})
 }
 
 func (s *Server) serveBoard(w http.ResponseWriter, r *http.Request) {
@@ -340,6 +343,19 @@ func ParseAction(action string, form url.Values, result *broadcast.Result) (broa
 				return c, &ActionError{Key: "bad-form", Detail: "player " + col.String()}
 			}
 			c.Players[col.String()] = name
+			// Each colour is a person's or a robot's, always said, so
+			// that a judge can also take a configured robot's seat back.
+			level := form.Get("bot-" + col.String())
+			if level == "" {
+				level = bots.Person
+			}
+			if _, err := bots.New(level, 0); err != nil && level != bots.Person {
+				return c, &ActionError{Key: "bad-form", Detail: "bot " + col.String(), Err: err}
+			}
+			if c.Bots == nil {
+				c.Bots = map[string]string{}
+			}
+			c.Bots[col.String()] = level
 		}
 		st, err := engine.ParseColour(form.Get("starter"))
 		if err != nil {

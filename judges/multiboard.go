@@ -65,6 +65,11 @@ type Tile struct {
 	// Pairs the pairs of its game there.
 	Round string `json:"rd,omitempty"`
 	Pairs string `json:"pp,omitempty"`
+	// Win is YR's win chance in percent (BG's is the rest), nil before
+	// the table sent one; WinStale is set while the position shown is
+	// newer than the estimate.
+	Win      *int `json:"wc,omitempty"`
+	WinStale bool `json:"wx,omitempty"`
 }
 
 // needOf says what a table needs, and why in lang.
@@ -115,6 +120,9 @@ func viewTile(lang string, t *Table, round, pairs string) Tile {
 		}
 	}
 	v.Throw = throwText(lang, t.LastThrow)
+	if w := viewWin(lang, t.Win, t.LastSeq); w != nil {
+		v.Win, v.WinStale = &w.YR, w.Estimating
+	}
 	if t.State != nil && t.State.Seq >= t.PositionSeq {
 		v.Mismatch = t.State.Mismatch
 	}

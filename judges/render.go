@@ -3,11 +3,14 @@ package judges
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html/template"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
 )
@@ -19,6 +22,8 @@ const cardFeed = 8
 type playerView struct {
 	Letter, Colour, Name string
 	Turn                 bool
+	// Robot is the level of the robot partner playing the colour, or "".
+	Robot string
 }
 
 // entryView is one line of a feed as a page shows it.
@@ -130,6 +135,72 @@ type cardView struct {
 	// CSRF is the signed-in judge's token, for the forms of a page (empty
 	// in the event stream: the page fills it in).
 	CSRF string
+	// Win is the win chance of the position shown, nil when the table
+	// sent none; Curve the game's curve.
+	Win   *winView
+	Curve *curveView
+	// Robots names the colours robot partners play.
+	Robots map[string]string
+}
+
+// winView is the evaluation bar: each pair's win chance in percent.
+type winView struct {
+	YR, BG int
+	// YRTop and YRH place YR's part of the bar, from the bottom of a
+	// 100-high box.
+	YRTop, YRH string
+	Text       string
+	Interval   string
+	Playouts   int
+	Estimating bool // the position shown is newer than the estimate
+}
+
+// curveView is the game's curve: YR's win chance along the game, drawn in
+// a 100×40 box, 50% on the middle line.
+type curveView struct {
+	Points string
+	Last   string // x,y of the newest point
+	N      int
+}
+
+// viewWin builds the evaluation bar from a state's win chance.
+func viewWin(lang string, w *broadcast.WinChance, seq uint64) *winView {
+	if w == nil {
+		return nil
+	}
+	yr := int(math.Round(w.YR * 100))
+	v := &winView{YR: yr, BG: 100 - yr, YRTop: fmt.Sprintf("%.1f", 100-w.YR*100), YRH: fmt.Sprintf("%.1f", w.YR*100), Playouts: w.Playouts,
+		Estimating: w.Seq < seq}
+	v.Text = fmt.Sprintf("%s %d%% · %s %d%%", T(lang, "pair.YR"), v.YR, T(lang, "pair.BG"), v.BG)
+	v.Interval = fmt.Sprintf("%s: %s %.0f–%.0f%% (%d %s)", T(lang, "interval"), T(lang, "pair.YR"), w.YRLow*100, w.YRHigh*100, w.Playouts, T(lang, "playouts"))
+	return v
+}
+
+// viewCurve draws the game's curve, at most 200 points.
+func viewCurve(c []CurvePoint) *curveView {
+	if len(c) < 2 {
+		return nil
+	}
+	step := max(1, (len(c)+199)/200)
+	first, last := float64(c[0].Seq), float64(c[len(c)-1].Seq)
+	span := max(last-first, 1)
+	var b strings.Builder
+	v := &curveView{}
+	add := func(p CurvePoint) {
+		x, y := (float64(p.Seq)-first)/span*100, 40-p.YR*40
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%.1f,%.1f", x, y)
+		v.Last = fmt.Sprintf("%.1f,%.1f", x, y)
+		v.N++
+	}
+	for i := 0; i < len(c)-1; i += step {
+		add(c[i])
+	}
+	add(c[len(c)-1])
+	v.Points = b.String()
+	return v
 }
 
 // colourName returns a colour letter's name in lang.
@@ -283,6 +354,7 @@ func viewCard(lang string, t *Table, feed int) cardView {
 	var bo BoardOpts
 	if t.State != nil {
 		players = t.State.Players
+		v.Robots = t.State.Robots
 		bo.Lights, bo.Mismatch = t.State.Lights, t.State.Mismatch
 		if t.State.Seq >= t.PositionSeq {
 			v.Mismatch = strings.Join(t.State.Mismatch, " ")
@@ -307,9 +379,11 @@ func viewCard(lang string, t *Table, feed int) cardView {
 		v.Phase = phaseText(lang, p)
 	}
 	v.LastThrow = throwText(lang, t.LastThrow)
+	v.Curve = viewCurve(t.Curve)
+	v.Win = viewWin(lang, t.Win, t.PositionSeq)
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		l := c.String()
-		v.Players = append(v.Players, playerView{Letter: l, Colour: colourName(lang, l), Name: players[l], Turn: l == v.Turn})
+		v.Players = append(v.Players, playerView{Letter: l, Colour: colourName(lang, l), Name: players[l], Turn: l == v.Turn, Robot: v.Robots[l]})
 	}
 	n := len(t.Feed)
 	if feed >= 0 && n > feed {
@@ -415,6 +489,7 @@ func parseTemplates() (*template.Template, error) {
 		"pairName":   func(lang, p string) string { return T(lang, "pair."+p) },
 		"defs":       BoardDefs,
 		"add":        func(a, b int) int { return a + b },
+		"sub":        func(a, b int) int { return a - b },
 		"emptyTile": func(lang string) tileCard {
 			var b strings.Builder
 			_ = WriteBoard(&b, nil, BoardOpts{Shared: true})

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
@@ -102,6 +103,11 @@ type simTable struct {
 	mism []string
 	// round is the round the judges' last new-game named.
 	round string
+	// winChance, when set, puts a win chance of 200 playouts in every
+	// state, as a table does once its estimate is ready; lastWin is the
+	// last one sent.
+	winChance bool
+	lastWin   *broadcast.WinChance
 }
 
 // startTable connects a simulated table to the broker and starts a game.
@@ -193,6 +199,12 @@ func (st *simTable) emit(e referee.Event, lit string) uint64 {
 		s.Result = e.Result
 	}
 	s.Mismatch = st.mism
+	if st.winChance {
+		est := bots.WinChance(st.g.Pos, 200, st.seq)
+		lo, hi := est.Interval(engine.PairYR)
+		s.WinChance = &broadcast.WinChance{Seq: st.seq, YR: est.Chance(engine.PairYR), BG: est.Chance(engine.PairBG), YRLow: lo, YRHigh: hi, Playouts: est.Playouts}
+		st.lastWin = s.WinChance
+	}
 	if st.direct != nil {
 		b, _ := json.Marshal(s)
 		st.direct(broadcast.Prefix(st.event, st.table)+broadcast.TopicState, b)

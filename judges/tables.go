@@ -23,6 +23,34 @@ type Entry struct {
 	Gap uint64 `json:"gap,omitempty"`
 }
 
+// CurvePoint is one point of a game's curve: YR's win chance after event
+// Seq.
+type CurvePoint struct {
+	Seq uint64  `json:"seq"`
+	YR  float64 `json:"yr"`
+}
+
+// maxCurve bounds a game's curve; a longer game keeps every other point.
+const maxCurve = 1024
+
+// addCurve adds a state's win chance to the game's curve.
+func (t *Table) addCurve(w *broadcast.WinChance) {
+	if n := len(t.Curve); n > 0 && t.Curve[n-1].Seq >= w.Seq {
+		if t.Curve[n-1].Seq == w.Seq {
+			t.Curve[n-1].YR = w.YR
+		}
+		return
+	}
+	if len(t.Curve) >= maxCurve {
+		half := t.Curve[:0]
+		for i := 0; i < len(t.Curve); i += 2 {
+			half = append(half, t.Curve[i])
+		}
+		t.Curve = half
+	}
+	t.Curve = append(t.Curve, CurvePoint{Seq: w.Seq, YR: w.YR})
+}
+
 // Table is what the dashboard knows of one table. The Store hands out
 // copies, so a Table may be read without locks.
 type Table struct {
@@ -45,6 +73,12 @@ type Table struct {
 	LastThrow string `json:"last_throw,omitempty"`
 	// Feed holds the newest events, oldest first.
 	Feed []Entry `json:"feed,omitempty"`
+	// Curve is the game's win chances as the table estimated them, one
+	// point a position, oldest first: the game's curve. Win is the newest:
+	// a state published before its position's estimate was ready has
+	// none, and the bar keeps showing the one before.
+	Curve []CurvePoint         `json:"curve,omitempty"`
+	Win   *broadcast.WinChance `json:"win,omitempty"`
 	// FeedLen is len(Feed), set in the answers of /api/tables.
 	FeedLen int `json:"feed_len,omitempty"`
 	// Result is the retained result, if any.
@@ -197,7 +231,11 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 		t.State = &s
 		if s.Seq < t.PositionSeq && s.Seq <= 1 {
 			// A new game, numbered from the start again.
-			t.Feed, t.LastSeq, t.PositionSeq = nil, 0, 0
+			t.Feed, t.LastSeq, t.PositionSeq, t.Curve, t.Win = nil, 0, 0, nil, nil
+		}
+		if s.WinChance != nil {
+			t.Win = s.WinChance
+			t.addCurve(s.WinChance)
 		}
 		if s.Seq >= t.PositionSeq || t.Position == "" {
 			t.Position, t.PositionSeq = s.Position, s.Seq
@@ -253,6 +291,10 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 // addEvent adds e to t's feed unless it is a duplicate, noting a gap when
 // events are missing before it.
 func (st *Store) addEvent(t *Table, e referee.Event) (*Entry, bool) {
+	if e.Type == referee.EventStart {
+		// A new game: its curve starts afresh.
+		t.Curve, t.Win = nil, nil
+	}
 	if e.Type == referee.EventStart && e.Seq <= 1 {
 		// A new game: numbering starts again.
 		t.Feed, t.LastSeq, t.PositionSeq = nil, 0, 0
@@ -351,5 +393,6 @@ func (t *Table) clone() *Table {
 	c := *t
 	c.Feed = slices.Clone(t.Feed)
 	c.Queue = slices.Clone(t.Queue)
+	c.Curve = slices.Clone(t.Curve)
 	return &c
 }

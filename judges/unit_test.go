@@ -2,11 +2,13 @@ package judges
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,6 +168,8 @@ func TestParseAction(t *testing.T) {
 		{"correct", url.Values{"position": {"5:Y Q throw 0 - Y"}}, false},
 		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "starter": {"R"}}, true},
 		{"new-game", url.Values{"player-Y": {"a"}, "starter": {"R"}}, false},
+		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "bot-G": {"mc"}, "starter": {"R"}}, true},
+		{"new-game", url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"d"}, "bot-G": {"wise"}, "starter": {"R"}}, false},
 		{"certify", url.Values{}, false}, // no result
 		{"explode", url.Values{}, false},
 	}
@@ -174,6 +178,20 @@ func TestParseAction(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("%s %v: err %v, want ok %v", tt.action, tt.form, err, tt.ok)
 		}
+	}
+}
+
+// TestParseAction_NewGameSeats: a new game always says who plays each
+// colour, a person or a robot, so that a configured robot can be sent away.
+func TestParseAction_NewGameSeats(t *testing.T) {
+	form := url.Values{"player-Y": {"a"}, "player-B": {"b"}, "player-R": {"c"}, "player-G": {"Robot"}, "bot-G": {"greedy"}, "starter": {"Y"}}
+	c, err := ParseAction("new-game", form, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"Y": "none", "B": "none", "R": "none", "G": "greedy"}
+	if fmt.Sprint(c.Bots) != fmt.Sprint(want) {
+		t.Errorf("bots %v, want %v", c.Bots, want)
 	}
 }
 
@@ -239,5 +257,67 @@ func TestFeed_ReplyOnlyFromTheTableCommanded(t *testing.T) {
 		}
 	default:
 		t.Fatal("the table's own reply did not arrive")
+	}
+}
+
+// TestStore_CurveFollowsTheGame: each state's win chance adds a point to
+// the game's curve (a repeated one replaces it, an older one is ignored),
+// and a new game starts a new curve.
+func TestStore_CurveFollowsTheGame(t *testing.T) {
+	st := NewStore(10)
+	state := func(seq uint64, w string) {
+		t.Helper()
+		b := fmt.Sprintf(`{"event":"e","table":"1","seq":%d,"position":"- Y throw 0 - Y"%s}`, seq, w)
+		if _, _, err := st.Apply("parchis/v1/e/1/state", []byte(b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	win := func(seq uint64, yr float64) string {
+		return fmt.Sprintf(`,"win_chance":{"seq":%d,"yr":%v,"bg":%v,"yr_low":0,"yr_high":1,"playouts":10}`, seq, yr, 1-yr)
+	}
+	state(3, "")
+	state(4, win(4, 0.5))
+	state(5, win(5, 0.6))
+	state(5, win(5, 0.7))
+	state(6, win(4, 0.1))
+	state(7, win(7, 0.8))
+	tb, _ := st.Get("e/1")
+	want := []CurvePoint{{4, 0.5}, {5, 0.7}, {7, 0.8}}
+	if !slices.Equal(tb.Curve, want) {
+		t.Errorf("curve %v, want %v", tb.Curve, want)
+	}
+	c := viewCurve(tb.Curve)
+	if c == nil || c.Points != "0.0,20.0 33.3,12.0 100.0,8.0" {
+		t.Errorf("drawn curve %+v", c)
+	}
+	w := viewWin("es", tb.Win, tb.PositionSeq)
+	if w == nil || w.YR != 80 || w.BG != 20 || w.YRTop != "20.0" || w.YRH != "80.0" || w.Estimating {
+		t.Errorf("bar %+v", w)
+	}
+	// A newer position without its estimate yet: the bar keeps the last
+	// one, marked as being estimated.
+	state(8, "")
+	tb, _ = st.Get("e/1")
+	if w := viewWin("es", tb.Win, tb.PositionSeq); w == nil || w.YR != 80 || !w.Estimating {
+		t.Errorf("bar while estimating %+v", w)
+	}
+	state(1, win(1, 0.5))
+	if tb, _ := st.Get("e/1"); len(tb.Curve) != 1 {
+		t.Errorf("a new game keeps the old curve: %v", tb.Curve)
+	}
+}
+
+// TestCurve_Bounded: a long game keeps at most maxCurve points, and draws
+// at most 200.
+func TestCurve_Bounded(t *testing.T) {
+	var tb Table
+	for i := range 5000 {
+		tb.addCurve(&broadcast.WinChance{Seq: uint64(i + 1), YR: 0.5})
+	}
+	if len(tb.Curve) > maxCurve || tb.Curve[len(tb.Curve)-1].Seq != 5000 {
+		t.Errorf("%d points, the last at %d", len(tb.Curve), tb.Curve[len(tb.Curve)-1].Seq)
+	}
+	if c := viewCurve(tb.Curve); c.N > 201 {
+		t.Errorf("%d points drawn", c.N)
 	}
 }

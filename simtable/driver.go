@@ -4,10 +4,12 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/vision"
 )
@@ -31,13 +33,20 @@ type Opts struct {
 	Debounce hw.DebounceOpts
 	// Epoch is the time the simulation's clock starts at.
 	Epoch time.Time
+	// Bot is how the players choose their moves (a bots level: random,
+	// greedy, mc, mc:N); empty plays greedy.
+	Bot string
+	// Robots, when set, returns the robot partners of the game in play:
+	// their moves are shown on the lights, which the players read and
+	// follow.
+	Robots func() *robot.Seats
 }
 
 // DefaultOpts play at a human pace, with 25 frames a second.
 var DefaultOpts = Opts{
 	Seed: 1, Handling: DefaultHandling, Pace: 400 * time.Millisecond, Frame: 40 * time.Millisecond, Camera: DefaultCameraOpts,
 	Debounce: hw.DebounceOpts{Integrate: 2, Settle: 80 * time.Millisecond},
-	Epoch:    time.Unix(0, 0).UTC(),
+	Epoch:    time.Unix(0, 0).UTC(), Bot: "greedy",
 }
 
 // Driver runs a simulated table: at each tick it lets the players act,
@@ -71,6 +80,16 @@ func NewDriver(t *table.Table, opts Opts) *Driver {
 		Table: t, Board: b, Camera: cam,
 		Players: NewPlayers(b, cam, opts.Seed, opts.Mistakes, opts.Handling),
 		opts:    opts,
+	}
+	level := opts.Bot
+	if level == "" {
+		level = "greedy"
+	}
+	if bot, err := bots.New(level, opts.Seed); err == nil {
+		d.Players.Chooser = bot
+	} else {
+		// An unknown level was refused by the configuration already.
+		d.Players.Chooser = bots.Greedy{}
 	}
 	ro := vision.DefaultOpts
 	ro.DieSize = opts.Camera.DieSize
@@ -121,7 +140,12 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 	}
 	if d.now >= d.nextAct {
 		d.nextAct = d.now + d.opts.Pace
-		v := View{Pos: r.Position(), Mismatch: r.Mismatch() != nil, Touched: r.Touched()}
+		pos := r.Position()
+		var robots *robot.Seats
+		if d.opts.Robots != nil {
+			robots = d.opts.Robots()
+		}
+		v := View{Pos: pos, Mismatch: r.Mismatch() != nil, Touched: r.Touched(), Lights: robots.Lights(r.Lights(), &pos), Robot: robots.Plays(pos.Turn())}
 		if _, err := d.Players.Act(d.now, v); err != nil {
 			return nil, err
 		}

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw/sim"
+	"github.com/parchis-table/parchis/robot"
 )
 
 // Mistakes a simulated player makes, with their rates per action.
@@ -58,6 +60,10 @@ type View struct {
 	Mismatch bool
 	// Touched is the piece that must be played, or engine.NoSite.
 	Touched engine.Site
+	// Lights is what the lights show; Robot is set when a robot partner
+	// is to move, whose move a player reads from the lights and makes.
+	Lights *board.Frame
+	Robot  bool
 }
 
 // step is one physical action: a piece lifted from or put on a site, or a
@@ -71,6 +77,10 @@ type step struct {
 
 // Players plays all four seats.
 type Players struct {
+	// Chooser chooses the players' moves; nil chooses uniformly at
+	// random.
+	Chooser bots.Bot
+
 	board    *sim.Board
 	cam      *Camera
 	rng      *rand.Rand
@@ -171,6 +181,13 @@ func (p *Players) Act(now time.Duration, v View) (string, error) {
 		return p.throw(now, "throw")
 	case ph.IsDie() && p.chance(MistakeEarlyThrow):
 		return p.throw(now, "throw before playing")
+	case v.Robot:
+		// The robot's move, as the lights show it, made by a player.
+		m, ok := robot.ReadMove(v.Lights, pos)
+		if !ok {
+			return "", nil
+		}
+		return p.play(pos, m, v.Touched, nil)
 	default:
 		return p.move(pos, v.Touched)
 	}
@@ -208,8 +225,9 @@ func (p *Players) fix(have, want *board.Snapshot) {
 	p.steps = append(p.steps, places...)
 }
 
-// move chooses a legal move (of the touched piece when there is one) and
-// plans its steps, with the configured mistakes.
+// move chooses a legal move as the Chooser does (at random among the
+// touched piece's moves when there is one: the rules leave no other
+// choice) and plans its steps, with the configured mistakes.
 func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error) {
 	var ml engine.MoveList
 	pos.LegalMoves(&ml)
@@ -228,11 +246,29 @@ func (p *Players) move(pos *engine.Position, touched engine.Site) (string, error
 			moves = own
 		}
 	}
-	m := moves[p.rng.IntN(len(moves))]
+	var m engine.Move
+	switch {
+	case len(moves) < ml.Len() || p.Chooser == nil:
+		// A touched piece leaves only its own moves to choose from.
+		m = moves[p.rng.IntN(len(moves))]
+	default:
+		m = p.Chooser.Choose(pos)
+	}
+	return p.play(pos, m, touched, &ml)
+}
+
+// play plans the steps of move m, with the configured mistakes; ml, when
+// given, are the legal moves a player chose m from (a robot's move is
+// made as the lights show it, without touching others first).
+func (p *Players) play(pos *engine.Position, m engine.Move, touched engine.Site, ml *engine.MoveList) (string, error) {
 	c := pos.Turn()
-	if touched == engine.NoSite && p.handles(HandlingLiftIdle) {
+	var moves []engine.Move
+	if ml != nil {
+		moves = ml.Moves()
+	}
+	if touched == engine.NoSite && ml != nil && p.handles(HandlingLiftIdle) {
 		// A piece that cannot move is lifted and put back: no fault.
-		if s, ok := idlePiece(pos, &ml); ok {
+		if s, ok := idlePiece(pos, ml); ok {
 			p.steps = append(p.steps, step{lift: true, site: s, colour: c}, step{site: s, colour: c})
 		}
 	}

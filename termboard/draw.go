@@ -291,6 +291,9 @@ func classify(site int, l board.Light) (meaning, bool) {
 		return meanWinners, true
 	case player >= 0 && (home || site < 0):
 		return meanTurn, true
+	case player >= 0 && l.Pattern == board.Pulse:
+		// A robot partner's move: the square its piece goes to.
+		return meanRobotTo, true
 	case player >= 0:
 		return meanMissing, true
 	}

@@ -192,6 +192,7 @@ func TestLegend_NamesTheLightsInUse(t *testing.T) {
 		{"missing", lit(engine.TrackSite(9), referee.PlayerColours[engine.Green], board.Blink), "! missing", "! falta"},
 		{"throw again", tray(referee.ColourMagenta, board.Blink), "! throw again", "! repetir tirada"},
 		{"winners", lit(engine.GoalSite(engine.Blue), referee.PlayerColours[engine.Blue], board.Pulse), "~ winners", "~ ganan"},
+		{"robot's square", lit(engine.TrackSite(9), referee.PlayerColours[engine.Green], board.Pulse), "~ robot's move: put it here", "~ jugada del robot: aquí"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for lang, want := range map[Lang]string{English: tc.en, Spanish: tc.es} {

@@ -218,6 +218,7 @@ const (
 	meanMissing
 	meanRethrow
 	meanWinners
+	meanRobotTo
 	numMeanings
 )
 
@@ -231,4 +232,5 @@ var meaningWords = [numMeanings][2]string{
 	meanMissing:     {"! missing", "! falta"},
 	meanRethrow:     {"! throw again", "! repetir tirada"},
 	meanWinners:     {"~ winners", "~ ganan"},
+	meanRobotTo:     {"~ robot's move: put it here", "~ jugada del robot: aquí"},
 }

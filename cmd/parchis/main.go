@@ -1,6 +1,7 @@
 // Command parchis is the rules tool for judges and clubs: it lists legal
 // moves, plays moves and throws on positions, replays game records, and
-// plays random games to test the rules engine.
+// plays random games to test the rules engine; bots play, suggest
+// moves and estimate each pair's chance of winning.
 //
 // Usage:
 //
@@ -8,7 +9,9 @@
 //	parchis play PPN MOVE | -
 //	parchis throw PPN DIE | -
 //	parchis replay [-positions] FILE | -
-//	parchis selfplay [-n N] [-seed S] [-check]
+//	parchis selfplay [-n N] [-seed S] [-check] [-players Y,B,R,G]
+//	parchis suggest [-n N] PPN
+//	parchis winprob [-n N] PPN
 //	parchis verify RESULT.json [RECORD]
 //	parchis dice read FILE... | -
 //	parchis dice eval DIR...
@@ -38,7 +41,9 @@ func commands() []cli.Command {
 		{Name: "play", Summary: "play a move on a position", Run: runPlay},
 		{Name: "throw", Summary: "apply a throw to a position", Run: runThrow},
 		{Name: "replay", Summary: "check a game record and print its end", Run: runReplay},
-		{Name: "selfplay", Summary: "play random games and report speed and endings", Run: runSelfPlay},
+		{Name: "selfplay", Summary: "play random games, or bots against each other, and report how they ended", Run: runSelfPlay},
+		{Name: "suggest", Summary: "list the legal moves best first, with their win chances", Run: runSuggest},
+		{Name: "winprob", Summary: "estimate each pair's chance of winning from a position", Run: runWinProb},
 		{Name: "verify", Summary: "check a result's signatures and record", Run: runVerify},
 		{Name: "dice", Summary: "read die faces from images, or score the recogniser on labelled folders", Run: runDice},
 		{Name: "check", Summary: "find the table's sensors, light every LED, list occupied sites", Run: runCheck},

@@ -246,18 +246,23 @@ func say(lang termboard.Lang, s string) string {
 }
 
 func runSelfPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("selfplay", "[-n N] [-seed S] [-check]",
-		"Plays N random games (fair dice, uniformly random legal moves) and prints\ngames per second, mean actions per game and how the games ended.",
-		"  parchis selfplay -n 1000 -seed 7 -check", stderr)
+	fs := newFlags("selfplay", "[-n N] [-seed S] [-check] [-players Y,B,R,G [-movetime D]]",
+		"Plays N random games (fair dice, uniformly random legal moves) and prints\ngames per second, mean actions per game and how the games ended.\nWith -players, a bot plays each colour (random, greedy, mc, or mc:N for N\nplayouts a move; Yellow and Red against Blue and Green), and each pair's\nwins are printed with their 95% interval.",
+		"  parchis selfplay -n 1000 -seed 7 -check\n  parchis selfplay -players mc,random,mc,random -n 20", stderr)
 	n := fs.Int("n", 1000, "number of games")
 	seed := fs.Uint64("seed", 1, "random seed (the same seed plays the same games)")
 	check := fs.Bool("check", false, "verify the position's invariants after every action")
+	players := fs.String("players", "", "bots for Y,B,R,G, e.g. mc,random,mc,random")
+	moveTime := fs.Duration("movetime", 0, "with -players: mc bots think this long a move (e.g. 200ms) instead of their playouts; not repeatable")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
 	if fs.NArg() != 0 || *n < 1 {
 		fmt.Fprintln(stderr, "parchis selfplay: want -n of at least 1 and no arguments")
 		return exitUsage
+	}
+	if *players != "" {
+		return selfPlayBots(*players, *n, *seed, *moveTime, stdout, stderr)
 	}
 	start := time.Now()
 	st, err := engine.SelfPlay(*n, *seed, *check)

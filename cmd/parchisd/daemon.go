@@ -14,12 +14,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/config"
@@ -28,6 +30,7 @@ import (
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/judges"
 	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/table"
 )
 
@@ -58,6 +61,19 @@ type daemon struct {
 	// why.
 	feedHeld []referee.Event
 	feedErr  error
+	// robots are the robot partners of the game: the configuration's,
+	// or those of the judges' last new-game command.
+	robots *robot.Seats
+	// stopRobots stops the robots' thinking goroutine; ctx is the
+	// daemon's.
+	stopRobots context.CancelFunc
+	ctx        context.Context
+	// live estimates each new position's win chance off the table's
+	// goroutine; winChance is its last estimate, posted the position last
+	// handed to it.
+	live      *bots.Live
+	winChance *bots.LiveEstimate
+	posted    engine.Position
 	// shownAlerts are the alerts last shown.
 	shownAlerts []string
 	alertsShown bool
@@ -97,6 +113,12 @@ func newLogger(cfg *config.Daemon, w io.Writer) *slog.Logger {
 // standard ones.
 func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Caps, lights hw.Lights, extra ...table.Sink) (*daemon, error) {
 	d := &daemon{cfg: cfg, log: log, lights: lights, metrics: newMetrics(), judges: broadcast.Judges{}}
+	robots, err := robot.New(cfg.Bots, 1)
+	if err != nil {
+		return nil, fmt.Errorf("bots: %w", err)
+	}
+	d.ctx = ctx
+	d.seat(robots)
 	if err := os.MkdirAll(cfg.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("dir: %w", err)
 	}
@@ -212,6 +234,27 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 			pub.Run(ctx)
 		}()
 	}
+	if cfg.WinChance.Playouts > 0 && d.pub != nil {
+		// The playouts share the cores the table's goroutine leaves: on a
+		// Pi 4, three.
+		d.live = bots.NewLive(cfg.WinChance.Playouts, min(3, runtime.NumCPU()-1), 1)
+		// A position that stands less than this is not estimated: people
+		// leave each one for seconds, but a simulated table at many times
+		// real speed would keep a core busy on positions nobody sees.
+		d.live.Settle = func(ctx context.Context) bool {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-time.After(winChanceSettle):
+				return true
+			}
+		}
+		d.wg.Add(1)
+		go func() {
+			defer d.wg.Done()
+			d.live.Run(ctx)
+		}()
+	}
 	if cfg.Metrics != "" {
 		if err := d.serveMetrics(ctx, cfg.Metrics); err != nil {
 			return nil, err
@@ -275,14 +318,15 @@ func (d *daemon) showLights(u *table.Update) error {
 	if d.lights == nil {
 		return nil
 	}
+	lights := d.robots.Lights(u.Lights, &u.Position)
 	if len(d.alerts()) > 0 {
-		f := *u.Lights
+		f := *lights
 		for i := range f.Tray {
 			f.Tray[i] = board.Light{Colour: colourCheck, Pattern: board.Blink}
 		}
 		return d.lights.Show(&f)
 	}
-	return d.lights.Show(u.Lights)
+	return d.lights.Show(lights)
 }
 
 // colourCheck is the tray's blinking while a judge must check the game.
@@ -317,7 +361,7 @@ func (d *daemon) showAlerts() {
 		d.pub.SetAlerts(a)
 	}
 	if d.lights != nil && d.table != nil {
-		d.showLights(&table.Update{Lights: d.table.Referee().Lights()})
+		d.showLights(&table.Update{Lights: d.table.Referee().Lights(), Position: d.table.Referee().Position()})
 	}
 	d.metrics.setAlerts(len(a))
 }
@@ -406,10 +450,74 @@ func (d *daemon) publishState(at time.Time) {
 		return
 	}
 	r := d.table.Referee()
-	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), r.Position(), r.Players(), r.LastThrow(), r.Lights(), r.Mismatch(), at)
+	pos := r.Position()
+	s := broadcast.NewState(d.cfg.Event, d.cfg.Table, r.Seq(), pos, r.Players(), r.LastThrow(), d.robots.Lights(r.Lights(), &pos), r.Mismatch(), at)
+	if levels := d.robots.Levels(); len(levels) > 0 {
+		s.Robots = levels
+	}
+	if e := d.winChance; e != nil && e.Position == pos {
+		lo, hi := e.Interval(engine.PairYR)
+		s.WinChance = &broadcast.WinChance{Seq: e.Seq, YR: e.Chance(engine.PairYR), BG: e.Chance(engine.PairBG), YRLow: lo, YRHigh: hi, Playouts: e.Playouts}
+	}
 	if err := d.pub.State(s); err != nil {
 		d.log.Error("state", "err", err)
 	}
+	if d.live != nil && r.Game() != nil && d.posted != pos {
+		// A new position: estimated on the estimator's goroutine, which
+		// drops the estimate of the one before if it is still running.
+		d.posted = pos
+		d.live.Post(pos, r.Seq())
+	}
+}
+
+// winChanceSettle is how long a position must stand before its win chance
+// is estimated.
+const winChanceSettle = 100 * time.Millisecond
+
+// seat makes robots the game's robot partners, with a goroutine of their
+// own to think on, and stops the one of those they replace.
+func (d *daemon) seat(robots *robot.Seats) {
+	if d.stopRobots != nil {
+		d.stopRobots()
+	}
+	ctx, cancel := context.WithCancel(d.ctx)
+	d.robots, d.stopRobots = robots, cancel
+	if levels := robots.Levels(); len(levels) > 0 {
+		d.log.Info("robot partners seated", "robots", levels)
+	}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		robots.Run(ctx)
+	}()
+}
+
+// robotChose redraws the lights and the state once a robot that thinks on
+// its own goroutine has chosen its move.
+func (d *daemon) robotChose() {
+	r := d.table.Referee()
+	d.showLights(&table.Update{Lights: r.Lights(), Position: r.Position()})
+	d.publishState(time.Now())
+}
+
+// winChances delivers the estimator's finished estimates (nil without
+// one: a case on it never fires).
+func (d *daemon) winChances() <-chan bots.LiveEstimate {
+	if d.live == nil {
+		return nil
+	}
+	return d.live.Results()
+}
+
+// gotWinChance publishes an estimate of the table's current position
+// again with the state; one of a position left behind is dropped.
+func (d *daemon) gotWinChance(e bots.LiveEstimate) {
+	if e.Position != d.table.Referee().Position() {
+		return
+	}
+	d.winChance = &e
+	d.metrics.winChance(e.Playouts)
+	d.publishState(time.Now())
 }
 
 // gameEnd signs the finished game's result and publishes it for the judges.
@@ -463,9 +571,23 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 				names[col] = v
 			}
 		}
+		robots := d.robots
+		if c.Bots != nil {
+			if robots, err = robot.New(c.Bots, 1); err != nil {
+				break
+			}
+		} else if robots, err = robot.New(d.cfg.Bots, 1); err != nil {
+			break
+		}
+		// The robots sit down before the game starts, so that its first
+		// lights already show their moves.
+		old := d.robots
+		d.seat(robots)
 		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
 		if err == nil {
 			d.round = c.Round
+		} else {
+			d.seat(old)
 		}
 		if err == nil && d.result != nil {
 			// The judges start the next game: the last result leaves the

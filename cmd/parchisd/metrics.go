@@ -21,6 +21,17 @@ type metrics struct {
 	seq     uint64
 	games   uint64
 	alerts  int
+	// estimates counts the win chances published; playouts their
+	// playouts.
+	estimates, playouts uint64
+}
+
+// winChance counts a published win chance made of n playouts.
+func (m *metrics) winChance(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.estimates++
+	m.playouts += uint64(n)
 }
 
 // setAlerts sets how many things need a judge's or an operator's
@@ -70,6 +81,8 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "# HELP parchisd_event_seq Number of the last event.\n# TYPE parchisd_event_seq gauge\nparchisd_event_seq %d\n", m.seq)
 	fmt.Fprintf(w, "# HELP parchisd_alerts Things that need a judge's or an operator's attention (the status topic's alerts).\n# TYPE parchisd_alerts gauge\nparchisd_alerts %d\n", m.alerts)
 	fmt.Fprintf(w, "# HELP parchisd_games_total Games finished.\n# TYPE parchisd_games_total counter\nparchisd_games_total %d\n", m.games)
+	fmt.Fprintf(w, "# HELP parchisd_win_chances_total Win chances estimated and published.\n# TYPE parchisd_win_chances_total counter\nparchisd_win_chances_total %d\n", m.estimates)
+	fmt.Fprintf(w, "# HELP parchisd_win_chance_playouts_total Playouts of the win chances published.\n# TYPE parchisd_win_chance_playouts_total counter\nparchisd_win_chance_playouts_total %d\n", m.playouts)
 	fmt.Fprintf(w, "# HELP parchisd_inputs_total Inputs handed to the referee, by kind.\n# TYPE parchisd_inputs_total counter\n")
 	for _, k := range sortedKeys(m.inputs) {
 		fmt.Fprintf(w, "parchisd_inputs_total{kind=%q} %d\n", k, m.inputs[k])

@@ -159,6 +159,10 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			}
 		case req := <-d.commands():
 			d.command(req, time.Now())
+		case e := <-d.winChances():
+			d.gotWinChance(e)
+		case <-d.robots.Ready():
+			d.robotChose()
 		}
 	}
 }

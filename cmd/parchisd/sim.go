@@ -17,6 +17,7 @@ import (
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/simtable"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/termboard"
@@ -187,6 +188,7 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	}
 	opts := simtable.DefaultOpts
 	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), simEpoch(d.table, time.Now())
+	opts.Bot, opts.Robots = cfg.Sim.Bot, func() *robot.Seats { return d.robots }
 	drv = simtable.NewDriver(d.table, opts)
 	var names [engine.NumColours]string
 	copy(names[:], cfg.Sim.Players)
@@ -222,6 +224,10 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 			d.retry()
 		case req := <-d.commands():
 			d.command(req, drv.At())
+		case e := <-d.winChances():
+			d.gotWinChance(e)
+		case <-d.robots.Ready():
+			d.robotChose()
 		case <-tick.C:
 			if _, err := drv.Tick(); err != nil {
 				return err

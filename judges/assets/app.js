@@ -27,6 +27,26 @@
     return t.content.firstElementChild;
   }
 
+  var refreshing = false;
+  function refreshResult() {
+    if (refreshing || !window.fetch) return;
+    refreshing = true;
+    fetch(location.pathname + location.search, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("result");
+        var r = document.getElementById("result");
+        if (fresh && r) r.replaceWith(document.importNode(fresh, true));
+        ["certify-form", "reject-form"].forEach(function (id) {
+          var f = document.getElementById(id);
+          if (f && !doc.getElementById(id)) f.remove();
+        });
+      })
+      .catch(function () {})
+      .then(function () { refreshing = false; });
+  }
+
   function onTable(ev) {
     var m = JSON.parse(ev.data);
     var old = document.getElementById("card-" + m.id);
@@ -68,6 +88,16 @@
     if (m.pending) {
       var p = document.getElementById("pending");
       if (p) p.replaceWith(fromHTML(m.pending));
+    }
+    if (detail && !m.result) {
+      // A change of result that came while this page loaded, before its
+      // stream was open, is not sent again: the card, drawn afresh at
+      // every change, then says another verdict than the result panel.
+      // The panel is fetched again (the page is not reloaded: a judge's
+      // message would go).
+      var cv = card.querySelector(".verdict");
+      var rv = document.querySelector("#result .verdict");
+      if ((cv ? cv.className : "") !== (rv ? rv.className : "")) refreshResult();
     }
     if (detail && m.result) {
       var r = document.getElementById("result");
@@ -277,6 +307,18 @@
     var pp = tile.querySelector(".pairs");
     if (pp) pp.textContent = m.pp || "";
     drawPieces(tile.querySelector("svg.board"), m.p, m.m, m.ls);
+    var bar = tile.querySelector("svg.winbar");
+    if (bar) {
+      // YR's win chance, from the bottom of the bar; BG's is the rest.
+      bar.hidden = m.wc === undefined;
+      if (m.wc !== undefined) {
+        bar.setAttribute("aria-valuenow", m.wc);
+        var yr = bar.querySelector("rect.yr");
+        yr.setAttribute("y", 100 - m.wc);
+        yr.setAttribute("height", m.wc);
+      }
+      bar.classList.toggle("stale", !!m.wx);
+    }
     place(tile);
     tile.hidden = !shown(tile);
     updatePending();
