@@ -66,7 +66,7 @@ func TestBrowser_Multiboard50(t *testing.T) {
 		t.Fatal(err)
 	}
 	offline()
-	waitFor(t, "every table on the dashboard, table 21 offline", 30*time.Second, func() bool {
+	waitFor(t, "every table on the dashboard, table 21 offline", time.Minute, func() bool {
 		all := srv.Store().All()
 		tb, ok := srv.Store().Get("liga/21")
 		return len(all) == n && ok && tb.Offline()
