@@ -89,7 +89,10 @@ type Opts struct {
 	Sinks []Sink
 	// OnGameEnd, when set, is called with each finished game.
 	OnGameEnd func(GameEnd)
-	Logger    *slog.Logger
+	// OnJournalSync, when set, is told how long each fsync of the
+	// journal took (the daemon's metrics).
+	OnJournalSync func(time.Duration)
+	Logger        *slog.Logger
 }
 
 // Table owns a referee and its journal; the daemon hands it every input
@@ -221,6 +224,7 @@ func Open(opts Opts) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	j.OnSync(opts.OnJournalSync)
 	switch {
 	case repair != nil && repair.Middle:
 		script, err := SaveRecovered(repair)
