@@ -12,6 +12,12 @@
 #   stop     stop it
 #   env      print the environment of the running broker
 #
+# Each start makes its own directory (mktemp) unless
+# PARCHIS_TEST_MOSQUITTO_DIR names one, so that runs side by side, or of
+# several users, never share or stop each other's broker; restart, stop and
+# env need PARCHIS_TEST_MOSQUITTO_DIR, which start prints; stop removes the
+# directory start made.
+#
 # start and env print shell lines for eval; the tests read:
 #   PARCHIS_TEST_MOSQUITTO            host:port (the tests skip without it)
 #   PARCHIS_TEST_MOSQUITTO_DIR        this broker's directory (for restart)
@@ -25,7 +31,15 @@
 #   go test ./broadcast/...
 set -euo pipefail
 
-DIR=${PARCHIS_TEST_MOSQUITTO_DIR:-${TMPDIR:-/tmp}/parchis-mosquitto}
+DIR=${PARCHIS_TEST_MOSQUITTO_DIR:-}
+if [ -z "$DIR" ]; then
+	if [ "${1:-start}" != start ]; then
+		echo "mosquitto.sh: ${1}: set PARCHIS_TEST_MOSQUITTO_DIR, as start prints it" >&2
+		exit 2
+	fi
+	DIR=$(mktemp -d "${TMPDIR:-/tmp}/parchis-mosquitto.XXXXXX")
+	touch "$DIR/made-by-start"
+fi
 EVENT=ci
 TABLE=t1
 TABLE_USER=table-$EVENT-$TABLE
@@ -145,6 +159,13 @@ stop() {
 	rm -f "$DIR/pid"
 }
 
+# clean removes the broker's directory when start made it.
+clean() {
+	if [ -f "$DIR/made-by-start" ]; then
+		rm -rf "$DIR"
+	fi
+}
+
 env_lines() {
 	# shellcheck disable=SC1091
 	. "$DIR/secrets"
@@ -163,7 +184,7 @@ ENV
 case "${1:-start}" in
 start) start; env_lines ;;
 restart) stop; start ;;
-stop) stop ;;
+stop) stop; clean ;;
 env) env_lines ;;
 *) echo "usage: ci/mosquitto.sh [start|restart|stop|env]" >&2; exit 2 ;;
 esac

@@ -106,6 +106,7 @@ func TestRestart_KilledAnywhere_FeedEqualsJournal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon many times")
 	}
+	longTest(t, "32 stops of the daemon across 8 games")
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	addr := freeAddr(t)
