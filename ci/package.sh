@@ -80,5 +80,12 @@ got=$(qemu-aarch64-static "$root/usr/bin/parchis-judges" --version)
 [[ $got == "parchis-judges $version "* ]] || fail "parchis-judges --version says $got"
 systemd-analyze security --offline=true --threshold=25 --root="$root" parchisd.service >/dev/null ||
 	fail "the packaged parchisd.service: exposure over 2.5"
+echo "ci/package.sh: the package's sysusers.d entry, applied to the unpacked tree"
+mkdir -p "$root/etc"
+systemd-sysusers --root="$root" parchis.conf 2>/dev/null
+grep -q '^parchis:x:[0-9]*:[0-9]*:[^:]*:/var/lib/parchisd:/usr/sbin/nologin$' "$root/etc/passwd" || fail "sysusers.d made no parchis user"
+for g in i2c spi gpio dialout video; do
+	grep -qE "^$g:x:[0-9]+:(.*,)?parchis(,|$)" "$root/etc/group" || fail "sysusers.d did not put parchis in the $g group"
+done
 rm -rf dist/parchis_"${version}"_*.deb
 echo "ci/package.sh: ok"

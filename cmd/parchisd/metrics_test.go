@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -55,10 +56,25 @@ func TestMetrics_HealthAndBuild(t *testing.T) {
 	}
 }
 
-// TestMetrics_DefaultPortNotNodeExporters: the packaged configuration's
-// metrics port is not node_exporter's 9100, which a Pi often runs too.
-func TestMetrics_DefaultPortNotNodeExporters(t *testing.T) {
+// TestPackagedConfig_RealTableAndMetricsPort: the configuration the
+// package installs passes the daemon's own check, drives the real
+// hardware, and serves the metrics on DefaultMetricsAddr, which is not
+// node_exporter's 9100 (a Pi often runs it too).
+func TestPackagedConfig_RealTableAndMetricsPort(t *testing.T) {
 	if strings.HasSuffix(DefaultMetricsAddr, ":9100") {
 		t.Fatalf("DefaultMetricsAddr = %s, node_exporter's port", DefaultMetricsAddr)
+	}
+	cfg, err := config.LoadAndCheckDaemonFile("../../packaging/parchisd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Metrics != DefaultMetricsAddr {
+		t.Errorf("metrics: %q, want %q", cfg.Metrics, DefaultMetricsAddr)
+	}
+	if cfg.Sensors.Backend == "sim" || cfg.Lights.Backend == "sim" || cfg.Camera.Source == "sim" {
+		t.Errorf("the packaged configuration simulates: sensors %s, lights %s, camera %s", cfg.Sensors.Backend, cfg.Lights.Backend, cfg.Camera.Source)
+	}
+	if cfg.Dir != "/var/lib/parchisd" {
+		t.Errorf("dir %q, want the unit's StateDirectory /var/lib/parchisd", cfg.Dir)
 	}
 }
