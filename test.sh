@@ -41,18 +41,19 @@ bash ci/qemu-test.sh $arm64
 
 # Two streams side by side, one package at a time in each: the tests that
 # time a browser, a broker restart or a daemon killed and restarted run in
-# the first, never two at once; the others, the fuzz targets (FUZZTIME=10m
-# bash ci/fuzz.sh runs them longer) and the packages' checks in the second,
-# whose output follows the first's.
+# the first, never two at once, then the packages are built and checked
+# (ci/package.sh); the other packages' tests and the fuzz targets
+# (FUZZTIME=10m bash ci/fuzz.sh runs them longer) run in the second, whose
+# output follows the first's.
 timed=(./cmd/... ./judges/... ./broadcast/...)
 mapfile -t others < <(go list ./... | grep -v -e /cmd/ -e /judges -e /broadcast)
-echo "test.sh: go test -p 1 ${timed[*]}, beside the other packages, fuzzing and packaging"
+echo "test.sh: go test -p 1 ${timed[*]} and the packages, beside the other packages' tests and fuzzing"
 log=$(mktemp)
 trap 'bash ci/mosquitto.sh stop >/dev/null 2>&1 || true; rm -f "$log"' EXIT
-(go test -p 1 "$@" "${others[@]}" && bash ci/fuzz.sh && bash ci/package.sh) >"$log" 2>&1 &
+(go test -p 1 "$@" "${others[@]}" && bash ci/fuzz.sh) >"$log" 2>&1 &
 second=$!
 status=0
-go test -p 1 "$@" "${timed[@]}" || status=1
+{ go test -p 1 "$@" "${timed[@]}" && bash ci/package.sh; } || status=1
 wait $second || status=1
 cat "$log"
 exit $status
