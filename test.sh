@@ -50,7 +50,7 @@ mapfile -t others < <(go list ./... | grep -v -e /cmd/ -e /judges -e /broadcast)
 echo "test.sh: go test -p 1 ${timed[*]} and the packages, beside the other packages' tests and fuzzing"
 log=$(mktemp)
 trap 'bash ci/mosquitto.sh stop >/dev/null 2>&1 || true; rm -f "$log"' EXIT
-(go test -p 1 "$@" "${others[@]}" && bash ci/fuzz.sh) >"$log" 2>&1 &
+(go test -p 1 "$@" "${others[@]}" && FUZZPARALLEL=1 bash ci/fuzz.sh) >"$log" 2>&1 &
 second=$!
 status=0
 { go test -p 1 "$@" "${timed[@]}" && bash ci/package.sh; } || status=1
