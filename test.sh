@@ -26,7 +26,7 @@ done
 
 bash ci/chromium.sh
 eval "$(bash ci/mosquitto.sh start)"
-trap 'bash ci/mosquitto.sh stop >/dev/null 2>&1 || true' EXIT
+trap 'bash ci/mosquitto.sh clean >/dev/null 2>&1 || true' EXIT
 
 echo "test.sh: gofmt and go vet"
 unformatted=$(gofmt -l .)
@@ -49,7 +49,7 @@ timed=(./cmd/... ./judges/... ./broadcast/...)
 mapfile -t others < <(go list ./... | grep -v -e /cmd/ -e /judges -e /broadcast)
 echo "test.sh: go test -p 1 ${timed[*]} and the packages, beside the other packages' tests and fuzzing"
 log=$(mktemp)
-trap 'bash ci/mosquitto.sh stop >/dev/null 2>&1 || true; rm -f "$log"' EXIT
+trap 'bash ci/mosquitto.sh clean >/dev/null 2>&1 || true; rm -f "$log"' EXIT
 (go test -p 1 "$@" "${others[@]}" && FUZZPARALLEL=1 bash ci/fuzz.sh) >"$log" 2>&1 &
 second=$!
 status=0

@@ -5,18 +5,20 @@
 # clients that only read parchis/v1/#. Persistence is on, saved when
 # Mosquitto stops, so a restart keeps sessions and retained messages.
 #
-# usage: ci/mosquitto.sh [start|restart|stop|env]
+# usage: ci/mosquitto.sh [start|restart|stop|clean|env]
 #   start    install mosquitto if missing (apt-get), start it on a spare port
 #            (18830 and up) unless already running, print the environment
 #   restart  stop (SIGTERM, state saved) and start the same broker again
 #   stop     stop it
+#   clean    stop it and remove its directory, if start made it
 #   env      print the environment of the running broker
 #
 # Each start makes its own directory (mktemp) unless
 # PARCHIS_TEST_MOSQUITTO_DIR names one, so that runs side by side, or of
 # several users, never share or stop each other's broker; restart, stop and
-# env need PARCHIS_TEST_MOSQUITTO_DIR, which start prints; stop removes the
-# directory start made.
+# env need PARCHIS_TEST_MOSQUITTO_DIR, which start prints; clean stops the
+# broker and removes the directory start made (stop keeps it, and the
+# broker's saved state, for a start again).
 #
 # start and env print shell lines for eval; the tests read:
 #   PARCHIS_TEST_MOSQUITTO            host:port (the tests skip without it)
@@ -184,7 +186,8 @@ ENV
 case "${1:-start}" in
 start) start; env_lines ;;
 restart) stop; start ;;
-stop) stop; clean ;;
+stop) stop ;;
+clean) stop; clean ;;
 env) env_lines ;;
-*) echo "usage: ci/mosquitto.sh [start|restart|stop|env]" >&2; exit 2 ;;
+*) echo "usage: ci/mosquitto.sh [start|restart|stop|clean|env]" >&2; exit 2 ;;
 esac
