@@ -124,14 +124,23 @@ func Sensors(w io.Writer, lay *config.Layout) error {
 	busY := []int{70, 86, 102, 118}
 	var busNames []string
 	if tiles {
-		busNames = []string{"TX GPIO14 (pin 8)", "RX GPIO15 (pin 10)", "→ RS-485 A / B", "GND (pin 6)"}
+		// The Pi's UART reaches the line through a transceiver with
+		// automatic direction (or a USB adapter), drawn in the Pi's box.
+		busNames = []string{"UART TX GPIO14 (8)", "UART RX GPIO15 (10)", "→ RS-485 module", "GND (pin 6)"}
 	} else {
 		busNames = []string{"3.3 V (pin 1)", "SDA GPIO2 (pin 3)", "SCL GPIO3 (pin 5)", "INT GPIO17 (pin 11)"}
 	}
 	colours := []string{"#cc0000", "#0055cc", "#ccaa00", "#008800"}
+	lineNames := []string{"", "", "", ""}
+	if tiles {
+		lineNames = []string{"RS-485 A", "RS-485 B", "GND", "5 V (tile supply)"}
+	}
 	for i, y := range busY {
 		s.text(16, y+4, "start", "normal", busNames[i])
 		s.line(170, y, width-10, y, colours[i], 2)
+		if lineNames[i] != "" {
+			s.text(width-12, y-3, "end", "normal", lineNames[i])
+		}
 	}
 	for i, d := range devs {
 		x := 190 + colW*i
@@ -139,7 +148,7 @@ func Sensors(w io.Writer, lay *config.Layout) error {
 		s.box(x+5, top, colW-10, 40+rowH*len(byDev[d]), "#f4f4f4")
 		var head, sub string
 		if tiles {
-			head, sub = fmt.Sprintf("tile %d", d), fmt.Sprintf("address switches %04b (%d)", d-1, d-1)
+			head, sub = fmt.Sprintf("tile %d", d), fmt.Sprintf("switches %04b", d-1)
 		} else {
 			a := 0x20 + int(d)
 			head, sub = fmt.Sprintf("MCP23017 %#02x", a), fmt.Sprintf("A2 A1 A0 = %d %d %d", a>>2&1, a>>1&1, a&1)
@@ -165,7 +174,7 @@ func Sensors(w io.Writer, lay *config.Layout) error {
 	}
 	note := "Each pin: a reed or hall switch to GND (the expander's pull-ups hold the rest high); INT outputs tied together to GPIO17."
 	if tiles {
-		note = "Pair A to A, B to B, daisy-chained, 120 Ω at both ends, common ground; each tile's hall sensors as firmware/README.md says."
+		note = "A to A, B to B, daisy-chained, 120 Ω at both ends, common ground; a tile's address is 1 plus its switches; its sensors as firmware/README.md says."
 	}
 	s.text(10, height-14, "start", "normal", note)
 	s.printf("</svg>\n")
