@@ -5,10 +5,10 @@
 package dicedata
 
 import (
+	"fmt"
 	"image"
 	_ "image/jpeg" // the photos are JPEG and PNG
 	_ "image/png"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
