@@ -43,18 +43,20 @@ bash ci/qemu-test.sh $arm64
 # Two streams side by side, one package at a time in each: the tests that
 # time a browser, a broker restart or a daemon killed and restarted run in
 # the first, never two at once, then the packages are built and checked
-# (ci/package.sh); the other packages' tests and the fuzz targets
-# (FUZZTIME=10m bash ci/fuzz.sh runs them longer) run in the second, whose
-# output follows the first's.
+# (ci/package.sh) and the fuzz targets run briefly (FUZZTIME=10m bash
+# ci/fuzz.sh runs them longer); the other packages' tests, busy with the
+# CPU, run in the second, whose output follows the first's.
 timed=(./cmd/... ./judges/... ./broadcast/...)
 mapfile -t others < <(go list ./... | grep -v -e /cmd/ -e /judges -e /broadcast)
-echo "test.sh: go test -p 1 ${timed[*]} and the packages, beside the other packages' tests and fuzzing"
+echo "test.sh: go test -p 1 ${timed[*]}, the packages and fuzzing, beside the other packages' tests"
 log=$(mktemp)
 trap 'bash ci/mosquitto.sh clean >/dev/null 2>&1 || true; rm -f "$log"' EXIT
-(go test -p 1 "$@" "${others[@]}" && FUZZPARALLEL=1 bash ci/fuzz.sh) >"$log" 2>&1 &
+go test -p 1 "$@" "${others[@]}" >"$log" 2>&1 &
 second=$!
 status=0
-{ go test -p 1 "$@" "${timed[@]}" && bash ci/package.sh; } || status=1
+go test -p 1 "$@" "${timed[@]}" || status=1
+bash ci/package.sh || status=1
+FUZZPARALLEL=1 bash ci/fuzz.sh || status=1
 wait $second || status=1
 cat "$log"
 exit $status
