@@ -5,7 +5,7 @@
 # the arm64 run, lintian for the packages — then vets, cross-compiles for
 # the Pi and runs a smoke test of the Pi's packages under qemu, runs every
 # test, the fuzz targets briefly, and builds and checks the Debian packages.
-# About 270 CPU-seconds with a warm build cache: 7 to 10 minutes on 2
+# About 300 CPU-seconds with a warm build cache: 6 to 7 minutes on 2
 # cores that other work keeps busy.
 #
 # Usage: ./test.sh [-full] [-arm64-full] [extra go test flags…]
