@@ -197,7 +197,7 @@ type accessHook struct {
 func (h *accessHook) ID() string { return "parchis-access" }
 
 func (h *accessHook) Provides(b byte) bool {
-	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnPacketRead || b == mqtt.OnDisconnect || b == mqtt.OnPublish
+	return b == mqtt.OnConnectAuthenticate || b == mqtt.OnACLCheck || b == mqtt.OnSubscribe || b == mqtt.OnUnsubscribe || b == mqtt.OnPacketRead || b == mqtt.OnDisconnect || b == mqtt.OnPublish
 }
 
 // OnPublish keeps retained only what the feed retains — a table's status,
@@ -286,9 +286,13 @@ func (h *accessHook) OnConnectAuthenticate(cl *mqtt.Client, pk packets.Packet) b
 	return true
 }
 
-// OnSubscribe refuses the filters beyond a client's MaxSubscriptions:
-// each becomes an invalid filter, answered as such.
+// OnSubscribe narrows a filter wider than the feed, such as "#" (what
+// MQTT Explorer subscribes to) or "parchis/#", to the feed's topics under
+// parchis/v1/, which a reader may have, instead of refusing it; and it
+// refuses the filters beyond a client's MaxSubscriptions: each becomes an
+// invalid filter, answered as such.
 func (h *accessHook) OnSubscribe(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	h.narrow(cl, pk.Filters)
 	n := cl.State.Subscriptions.Len()
 	for i := range pk.Filters {
 		if _, ok := cl.State.Subscriptions.Get(pk.Filters[i].Filter); ok {
@@ -302,6 +306,56 @@ func (h *accessHook) OnSubscribe(cl *mqtt.Client, pk packets.Packet) packets.Pac
 		n++
 	}
 	return pk
+}
+
+// OnUnsubscribe narrows the filters as OnSubscribe did, so that
+// unsubscribing from "#" ends what subscribing to it began.
+func (h *accessHook) OnUnsubscribe(cl *mqtt.Client, pk packets.Packet) packets.Packet {
+	h.narrow(cl, pk.Filters)
+	return pk
+}
+
+// narrow replaces each filter the client may not read, but which covers
+// some of the feed's topics, by its part under parchis/v1/.
+func (h *accessHook) narrow(cl *mqtt.Client, filters packets.Subscriptions) {
+	for i := range filters {
+		f := filters[i].Filter
+		if h.OnACLCheck(cl, f, false) {
+			continue
+		}
+		if nf, ok := NarrowFilter(f); ok && h.OnACLCheck(cl, nf, false) {
+			filters[i].Filter = nf
+		}
+	}
+}
+
+// NarrowFilter returns the part of an MQTT topic filter that lies under
+// the feed's root, parchis/v1/: "#" and "+/#" give "parchis/v1/#",
+// "parchis/+/club/#" gives "parchis/v1/club/#"; ok is false when the filter
+// matches none of the feed's topics ("sensors/#", "parchis/v2/#",
+// "$SYS/#", a shared subscription).
+func NarrowFilter(filter string) (narrowed string, ok bool) {
+	if filter == "" || strings.HasPrefix(filter, "$") {
+		return "", false
+	}
+	root := []string{"parchis", Version}
+	levels := strings.Split(filter, "/")
+	for i, r := range root {
+		if i >= len(levels) {
+			return "", false // "parchis" alone is no topic of the feed
+		}
+		switch levels[i] {
+		case "#":
+			return strings.Join(root, "/") + "/#", true
+		case "+", r:
+		default:
+			return "", false
+		}
+	}
+	if len(levels) == len(root) {
+		return "", false // "parchis/v1" itself carries nothing
+	}
+	return strings.Join(append(root, levels[len(root):]...), "/"), true
 }
 
 // OnPacketRead logs a publish the access rules refuse, by client, topic

@@ -50,11 +50,19 @@ type Light struct {
 	Pattern string `json:"pattern"`
 }
 
+// StateSchema is the version of the State payload's fields, its
+// "schema": raised when a field changes meaning or goes away, so that a
+// reader can tell a state it does not understand (docs/feed.md). New
+// fields alone do not raise it.
+const StateSchema = 1
+
 // State is the retained full snapshot of a table: everything a dashboard
 // needs to draw it without having seen earlier messages.
 type State struct {
-	Event string `json:"event"`
-	Table string `json:"table"`
+	// Schema is StateSchema for the states this program writes.
+	Schema int    `json:"schema"`
+	Event  string `json:"event"`
+	Table  string `json:"table"`
 	// Seq is the number of the last event included in this state.
 	Seq uint64 `json:"seq"`
 	// Position is the position in PPN; PositionJSON the same in JSON form.

@@ -44,7 +44,7 @@ func Lights(f *board.Frame) []Light {
 // NewState builds a table's state payload.
 func NewState(event, table string, seq uint64, pos engine.Position, players [engine.NumColours]string, lastThrow string, f *board.Frame, mismatch []engine.Site, at time.Time) State {
 	s := State{
-		Event: event, Table: table, Seq: seq,
+		Schema: StateSchema, Event: event, Table: table, Seq: seq,
 		Position: pos.String(), PositionJSON: pos,
 		Players: Players(players), LastThrow: lastThrow, Lights: Lights(f), Time: at,
 	}

@@ -3,6 +3,8 @@
 # test command (FUZZTIME, default 2s), longer on demand, e.g.
 #   FUZZTIME=10m bash ci/fuzz.sh
 #   FUZZTIME=1h bash ci/fuzz.sh ./journal      (one package's targets)
+# FUZZPARALLEL sets the fuzzing workers of each target (default: one per
+# CPU); ./test.sh uses one, as other tests run beside.
 # New failing inputs are kept under each package's testdata/fuzz, as go
 # test does, and then run by the ordinary tests.
 #
@@ -14,6 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-2s}
+parallel=${FUZZPARALLEL:-$(nproc)}
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
 	mapfile -t pkgs < <(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u)
@@ -26,7 +29,7 @@ for pkg in "${pkgs[@]}"; do
 		echo "fuzz.sh: $pkg $target for $fuzztime"
 		corpus="$pkg/testdata/fuzz/$target"
 		before=$(count "$corpus")
-		if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tee "$out"; then
+		if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -parallel "$parallel" "$pkg" 2>&1 | tee "$out"; then
 			continue
 		fi
 		after=$(count "$corpus")

@@ -5,12 +5,20 @@
 # clients that only read parchis/v1/#. Persistence is on, saved when
 # Mosquitto stops, so a restart keeps sessions and retained messages.
 #
-# usage: ci/mosquitto.sh [start|restart|stop|env]
+# usage: ci/mosquitto.sh [start|restart|stop|clean|env]
 #   start    install mosquitto if missing (apt-get), start it on a spare port
 #            (18830 and up) unless already running, print the environment
 #   restart  stop (SIGTERM, state saved) and start the same broker again
 #   stop     stop it
+#   clean    stop it and remove its directory, if start made it
 #   env      print the environment of the running broker
+#
+# Each start makes its own directory (mktemp) unless
+# PARCHIS_TEST_MOSQUITTO_DIR names one, so that runs side by side, or of
+# several users, never share or stop each other's broker; restart, stop and
+# env need PARCHIS_TEST_MOSQUITTO_DIR, which start prints; clean stops the
+# broker and removes the directory start made (stop keeps it, and the
+# broker's saved state, for a start again).
 #
 # start and env print shell lines for eval; the tests read:
 #   PARCHIS_TEST_MOSQUITTO            host:port (the tests skip without it)
@@ -25,7 +33,15 @@
 #   go test ./broadcast/...
 set -euo pipefail
 
-DIR=${PARCHIS_TEST_MOSQUITTO_DIR:-${TMPDIR:-/tmp}/parchis-mosquitto}
+DIR=${PARCHIS_TEST_MOSQUITTO_DIR:-}
+if [ -z "$DIR" ]; then
+	if [ "${1:-start}" != start ]; then
+		echo "mosquitto.sh: ${1}: set PARCHIS_TEST_MOSQUITTO_DIR, as start prints it" >&2
+		exit 2
+	fi
+	DIR=$(mktemp -d "${TMPDIR:-/tmp}/parchis-mosquitto.XXXXXX")
+	touch "$DIR/made-by-start"
+fi
 EVENT=ci
 TABLE=t1
 TABLE_USER=table-$EVENT-$TABLE
@@ -146,6 +162,13 @@ stop() {
 	rm -f "$DIR/pid"
 }
 
+# clean removes the broker's directory when start made it.
+clean() {
+	if [ -f "$DIR/made-by-start" ]; then
+		rm -rf "$DIR"
+	fi
+}
+
 env_lines() {
 	# shellcheck disable=SC1091
 	. "$DIR/secrets"
@@ -165,6 +188,7 @@ case "${1:-start}" in
 start) start; env_lines ;;
 restart) stop; start ;;
 stop) stop ;;
+clean) stop; clean ;;
 env) env_lines ;;
-*) echo "usage: ci/mosquitto.sh [start|restart|stop|env]" >&2; exit 2 ;;
+*) echo "usage: ci/mosquitto.sh [start|restart|stop|clean|env]" >&2; exit 2 ;;
 esac

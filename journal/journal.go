@@ -111,6 +111,7 @@ type Journal struct {
 	size    int64
 	head    Hash
 	records int
+	onSync  func(time.Duration)
 }
 
 // Open opens (or creates) the journal at path, reads every intact record,
@@ -204,7 +205,7 @@ func (j *Journal) Append(payload []byte, sync bool) error {
 	buf := AppendRecord(make([]byte, 0, headerLen+len(payload)), payload)
 	_, err := j.f.Write(buf)
 	if err == nil && sync {
-		if err = j.f.Sync(); err != nil {
+		if err = j.sync(); err != nil {
 			err = fmt.Errorf("sync: %w", err)
 		}
 	}
@@ -227,7 +228,21 @@ func (j *Journal) Append(payload []byte, sync bool) error {
 }
 
 // Sync waits until every record is on stable storage.
-func (j *Journal) Sync() error { return j.f.Sync() }
+func (j *Journal) Sync() error { return j.sync() }
+
+// OnSync sets a function told how long each fsync of the records took
+// (nil for none): the daemon's metrics watch the storage's latency.
+func (j *Journal) OnSync(f func(time.Duration)) { j.onSync = f }
+
+func (j *Journal) sync() error {
+	if j.onSync == nil {
+		return j.f.Sync()
+	}
+	t0 := time.Now()
+	err := j.f.Sync()
+	j.onSync(time.Since(t0))
+	return err
+}
 
 // Head returns the hash of the last record (zero for an empty journal).
 func (j *Journal) Head() Hash { return j.head }
@@ -256,7 +271,7 @@ func (j *Journal) Close() error {
 // When it fails (a full disk), the journal is left as it was, open, and
 // the rotation may be tried again.
 func (j *Journal) Rotate(archive string, first []byte) error {
-	if err := j.f.Sync(); err != nil {
+	if err := j.sync(); err != nil {
 		return fmt.Errorf("journal %s: sync: %w", j.path, err)
 	}
 	dir := filepath.Dir(j.path)
@@ -275,7 +290,9 @@ func (j *Journal) Rotate(archive string, first []byte) error {
 		return err
 	}
 	j.f.Close()
+	onSync := j.onSync
 	*j = *nj
+	j.onSync = onSync
 	return nil
 }
 

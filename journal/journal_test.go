@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parchis-table/parchis/certify"
 )
@@ -316,4 +317,41 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJournal_OnSync_TimesEveryFsync: the observer hears of each synced
+// append, each Sync and the rotation's, and keeps hearing after Rotate.
+func TestJournal_OnSync_TimesEveryFsync(t *testing.T) {
+	dir := t.TempDir()
+	j, _, _, err := Open(filepath.Join(dir, "t.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	var syncs []time.Duration
+	j.OnSync(func(d time.Duration) { syncs = append(syncs, d) })
+	steps := []struct {
+		name string
+		do   func() error
+		want int
+	}{
+		{"append without sync", func() error { return j.Append([]byte("a"), false) }, 0},
+		{"append with sync", func() error { return j.Append([]byte("b"), true) }, 1},
+		{"Sync", j.Sync, 2},
+		{"Rotate", func() error { return j.Rotate(filepath.Join(dir, "old.journal"), []byte("c")) }, 3},
+		{"append with sync after Rotate", func() error { return j.Append([]byte("d"), true) }, 4},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if len(syncs) != s.want {
+			t.Fatalf("after %s: %d fsyncs timed, want %d", s.name, len(syncs), s.want)
+		}
+	}
+	for i, d := range syncs {
+		if d < 0 {
+			t.Errorf("fsync %d took %v", i, d)
+		}
+	}
 }

@@ -97,7 +97,10 @@ type Opts struct {
 	// written into each finished game's record; the Date tag is the day
 	// the game ended.
 	RecordTags func() []engine.Tag
-	Logger     *slog.Logger
+	// OnJournalSync, when set, is told how long each fsync of the
+	// journal took (the daemon's metrics).
+	OnJournalSync func(time.Duration)
+	Logger        *slog.Logger
 }
 
 // Table owns a referee and its journal; the daemon hands it every input
@@ -283,6 +286,7 @@ func Open(opts Opts) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	j.OnSync(opts.OnJournalSync)
 	switch {
 	case repair != nil && repair.Middle:
 		script, err := SaveRecovered(repair)

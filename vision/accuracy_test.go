@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 func needData(t testing.TB, source string) string { return dicedata.Dir(t, source) }
@@ -45,19 +44,24 @@ func decodeImage(t testing.TB, path string) image.Image { return dicedata.Decode
 // evalLabels reads every label kept by keep and tallies the answers.
 func evalLabels(t *testing.T, dir string, ls []Label, opts Opts, keep func(Label) bool) *Tally {
 	t.Helper()
-	rd := NewReader(&opts)
+	var kept []Label
+	var files []string
+	for _, l := range ls {
+		if keep == nil || keep(l) {
+			kept = append(kept, l)
+			files = append(files, l.File)
+		}
+	}
+	got, took := dicedata.ReadEach(t, dir, files, func() func(image.Image) Result {
+		o := opts
+		return NewReader(&o).ReadImage
+	})
 	var tl Tally
 	verbose := os.Getenv("VISION_MISREADS") != ""
-	for _, l := range ls {
-		if keep != nil && !keep(l) {
-			continue
-		}
-		img := decodeImage(t, filepath.Join(dir, l.File))
-		t0 := time.Now()
-		got := rd.ReadImage(img)
-		tl.Add(l.Want, got, time.Since(t0))
-		if verbose && got.Label() != l.Want.Label() {
-			t.Logf("%s want %s got %s %.2f tilt %.0f", l.File, l.Want, got, got.Confidence, got.Tilt)
+	for i, l := range kept {
+		tl.Add(l.Want, got[i], took[i])
+		if verbose && got[i].Label() != l.Want.Label() {
+			t.Logf("%s want %s got %s %.2f tilt %.0f", l.File, l.Want, got[i], got[i].Confidence, got[i].Tilt)
 		}
 	}
 	return &tl

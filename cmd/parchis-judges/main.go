@@ -32,6 +32,7 @@ import (
 	"syscall"
 
 	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/version"
 	"github.com/parchis-table/parchis/judges"
 	"github.com/parchis-table/parchis/tournament"
 )
@@ -45,6 +46,10 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && version.IsFlag(args[0]) {
+		cli.PrintVersion("parchis-judges", stdout)
+		return 0
+	}
 	if len(args) > 0 && args[0] == "hash-password" {
 		return cli.HashPassword("parchis-judges", args[1:], stdin, stdout, &cli.Output{Stderr: stderr, Stdout: stdout}, 2)
 	}
@@ -52,7 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(&cli.Output{Stderr: stderr, Stdout: stdout})
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "usage: parchis-judges [flags]\n       parchis-judges hash-password < PASSWORD   (the same as parchisd hash-password)\n\nServes the judges' dashboard from the MQTT feed (docs/dashboard.md).\n\nflags:\n")
+		fmt.Fprintf(w, "usage: parchis-judges [flags]\n       parchis-judges hash-password < PASSWORD   (the same as parchisd hash-password)\n       parchis-judges --version\n\nServes the judges' dashboard from the MQTT feed (docs/dashboard.md).\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	var o judges.Opts

@@ -67,3 +67,10 @@ func TestBadUsage_OnStderr(t *testing.T) {
 		}
 	}
 }
+
+func TestVersion_OnStdout(t *testing.T) {
+	var out, errb bytes.Buffer
+	if st := run([]string{"--version"}, nil, &out, &errb); st != 0 || !strings.HasPrefix(out.String(), "parchis-judges ") {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q", st, out.String(), errb.String())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -97,8 +98,9 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 }
 
 // TestBanner_SubscribeLineWorks subscribes to the embedded broker as the
-// banner's mosquitto_sub line does: the broker grants it, and refuses
-// the obvious parchis/# the line avoids.
+// banner's mosquitto_sub line and the README's do: the broker grants them,
+// and the wider "#" and "parchis/#" too (narrowed to the feed), while a
+// filter outside the feed is refused.
 func TestBanner_SubscribeLineWorks(t *testing.T) {
 	addr := freeAddr(t)
 	cfg := config.DefaultDaemon()
@@ -121,7 +123,19 @@ func TestBanner_SubscribeLineWorks(t *testing.T) {
 		t.Fatalf("cannot connect as the line does: %v", tok.Error())
 	}
 	defer cli.Disconnect(100)
-	for topic, granted := range map[string]bool{m[3]: true, "parchis/#": false} {
+	filters := map[string]bool{m[3]: true, "#": true, "parchis/#": true, "sensors/#": false}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := regexp.MustCompile(`mosquitto_sub -h 127\.0\.0\.1 -p 1883 -t '([^']+)' -v`).FindAllStringSubmatch(string(readme), -1)
+	if len(lines) == 0 {
+		t.Error("the README has no mosquitto_sub line for the embedded broker")
+	}
+	for _, l := range lines {
+		filters[l[1]] = true
+	}
+	for topic, granted := range filters {
 		tok := cli.Subscribe(topic, 0, nil)
 		if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 			t.Fatalf("subscribe %s: %v", topic, tok.Error())

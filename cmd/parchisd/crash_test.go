@@ -68,16 +68,6 @@ func gameScript(t *testing.T, inputs int) string {
 	return b.String()
 }
 
-func buildDaemon(t testing.TB) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "parchisd")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestCrash_KilledAnywhere_ResumesSamePositionAndEvents kills the daemon
 // with SIGKILL at many points of a game fed as a table script, restarts it
 // on the same journal each time, and checks that the run that finishes

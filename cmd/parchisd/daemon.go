@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/internal/version"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/judges"
 	"github.com/parchis-table/parchis/referee"
@@ -79,13 +79,6 @@ type daemon struct {
 	alertsShown bool
 	// background work to wait for before the daemon exits
 	wg sync.WaitGroup
-}
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 // loadConfig reads the configuration file, or the defaults when path is
@@ -219,13 +212,14 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 			Broker: cfg.MQTT.Broker, Username: mqttUser, Password: mqttPass,
 			TLS:      broadcast.TLSFiles{CA: cfg.MQTT.CA, Cert: cfg.MQTT.Cert, Key: cfg.MQTT.Key},
 			QueueDir: filepath.Join(cfg.Dir, "feed"), Event: cfg.Event, Table: cfg.Table,
-			Versions: map[string]string{"parchisd": version(), "rules": "RULES.md", "feed": broadcast.Version},
+			Versions: map[string]string{"parchisd": version.Get().Version, "rules": "RULES.md", "feed": broadcast.Version},
 			Judges:   d.judges, Logger: log.With("part", "feed"),
 		})
 		if err != nil {
 			return nil, err
 		}
 		d.pub = pub
+		d.metrics.watchFeed(pub.Connected, pub.Pending)
 		d.wg.Add(1)
 		// The queue is closed in wait, after the table: an input handled
 		// as the daemon stops still has its events queued.
@@ -262,7 +256,8 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	}
 	sinks := []table.Sink{table.SinkFunc(d.showLights), table.SinkFunc(d.feed), d.metrics}
 	d.table, err = table.Open(table.Opts{
-		Caps: caps, Grace: cfg.Referee.Grace.D(), Dir: cfg.Dir, Sinks: append(sinks, extra...),
+		OnJournalSync: d.metrics.journalSync,
+		Caps:          caps, Grace: cfg.Referee.Grace.D(), Dir: cfg.Dir, Sinks: append(sinks, extra...),
 		OnGameEnd: d.gameEnd, Logger: log.With("part", "table"),
 		Table: cfg.Table, RecordTags: d.recordTags,
 	})

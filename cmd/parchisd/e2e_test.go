@@ -134,6 +134,7 @@ func TestSim_DashboardShowsMoves_JudgeCertifies_ResultVerifies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole simulated game")
 	}
+	longTest(t, "a whole simulated game watched in the browser")
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	cfg, broker, dash := simConfig(t, dir, "", "")

@@ -106,6 +106,12 @@ func TestRestart_KilledAnywhere_FeedEqualsJournal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon many times")
 	}
+	// 8 stops over two games in the test command; the 32 stops over eight
+	// games with PARCHIS_TEST_LONG=1 (./test.sh -full).
+	stops, ends := 8, 1
+	if os.Getenv("PARCHIS_TEST_LONG") == "1" {
+		stops, ends = 32, 3
+	}
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	addr := freeAddr(t)
@@ -147,7 +153,7 @@ sim:
 			t.Errorf("the daemon did not stop within 20 s of %v", sig)
 		}
 	}
-	for kills+terms < 32 || atEnd < 3 || afterNew < 3 {
+	for kills+terms < stops || atEnd < ends || afterNew < ends {
 		runs++
 		cmd, _, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "500")
 		done := make(chan error, 1)

@@ -119,7 +119,7 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			cancel()
 		}
 	}()
-	go watchDice(ctx, cfg, frames, throws, log.With("part", "camera"))
+	go watchDice(ctx, cfg, frames, throws, d.metrics, log.With("part", "camera"))
 	// Re-check the board against the game resumed from the journal.
 	snap := sensors.Snapshot()
 	d.input(referee.Input{At: time.Now(), Kind: referee.InputBoard, Board: snap})
@@ -147,6 +147,7 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			d.retry()
 		case c := <-sensors.Changes():
 			if c.Err != nil {
+				d.metrics.sensorError()
 				log.Error("sensors cannot be read", "err", c.Err)
 				continue
 			}
@@ -245,7 +246,7 @@ func openCamera(ctx context.Context, cfg *config.Daemon) (source.Source, error) 
 
 // watchDice reads frames until ctx ends or the source does, and sends
 // every throw the watcher reports.
-func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, out chan<- referee.Input, log *slog.Logger) {
+func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, out chan<- referee.Input, m *metrics, log *slog.Logger) {
 	ro := vision.DefaultOpts
 	if cfg.Camera.Calibration != "" {
 		f, err := os.Open(cfg.Camera.Calibration)
@@ -271,9 +272,11 @@ func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, ou
 			}
 			return
 		}
+		m.frame()
 		for _, e := range w.Feed(f.Gray, f.At) {
 			in := table.ThrowInput(e)
 			in.At = start.Add(f.At)
+			m.read(in)
 			select {
 			case out <- in:
 			case <-ctx.Done():

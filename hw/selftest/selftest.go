@@ -164,13 +164,13 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		lay.Sensors.Kind = config.SensorsDirect
 	} else {
 		if _, err := host.Init(); err != nil {
-			fmt.Fprintf(stderr, prog+": %v\n", err)
+			fmt.Fprintf(stderr, "%s: %v\n  %s\n", prog, err, hostHint)
 			return ExitMissing
 		}
 		if *serialPath != "" {
 			p, err := serial.Open(*serialPath, &so)
 			if err != nil {
-				fmt.Fprintf(stdout, "MISSING serial port %q for the tiles: %v\n", *serialPath, err)
+				fmt.Fprintf(stdout, "MISSING serial port %q for the tiles: %v\n  %s\n", *serialPath, err, serialHint(*serialPath, err))
 				return ExitMissing
 			}
 			defer p.Close()
@@ -178,19 +178,20 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			b, err := i2creg.Open(*i2cName)
 			if err != nil {
-				fmt.Fprintf(stdout, "MISSING I2C bus %q: %v\n", *i2cName, err)
+				fmt.Fprintf(stdout, "MISSING I2C bus %q: %v\n  %s\n", *i2cName, err, i2cHint(*i2cName))
 				return ExitMissing
 			}
 			defer b.Close()
 			h.Bus = b
 		}
 		if p, err := spireg.Open(*spiName); err != nil {
-			fmt.Fprintf(stdout, "MISSING SPI port %q for the LED strip: %v\n", *spiName, err)
+			fmt.Fprintf(stdout, "MISSING SPI port %q for the LED strip: %v\n  %s\n", *spiName, err, spiHint(*spiName))
 		} else {
 			defer p.Close()
 			h.Strip = p
 		}
 		h.IRQ = gpioreg.ByName(*irqName)
+		h.BusName = *i2cName
 	}
 	return Check(lay, h, *step, stdout)
 }
@@ -208,6 +209,8 @@ type Hardware struct {
 	Strip spi.Port
 	// IRQ is the expanders' shared interrupt line, or nil.
 	IRQ gpio.PinIn
+	// BusName is the I2C bus's name, for the hints ("" for the first).
+	BusName string
 }
 
 // Check probes the sensors and the strip the layout names, lighting each
@@ -222,7 +225,7 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 			o := mcp23017.DefaultOpts
 			o.Addr = 0x20 + uint16(d)
 			if _, err := mcp23017.New(bus, &o); err != nil {
-				fmt.Fprintf(out, "MISSING expander %#02x: %v\n", o.Addr, errors.Unwrap(err))
+				fmt.Fprintf(out, "MISSING expander %#02x: %v\n  %s\n", o.Addr, errors.Unwrap(err), expanderHint(o.Addr, h.BusName))
 				ok = false
 			} else {
 				fmt.Fprintf(out, "found   expander %#02x\n", o.Addr)
@@ -231,7 +234,7 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 		if ok {
 			d, err := direct.New(bus, irq, lay, &direct.DefaultOpts)
 			if err != nil {
-				fmt.Fprintf(out, "MISSING sensors: %v\n", err)
+				fmt.Fprintf(out, "MISSING sensors: %v\n  %s\n", err, scanHint)
 				ok = false
 			} else {
 				sc = d
@@ -245,11 +248,11 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 		d, err := tiles.New(t, lay, &tiles.DefaultOpts)
 		bad := tileErrors(err)
 		if err != nil && len(bad) == 0 {
-			fmt.Fprintf(out, "MISSING sensors: %v\n", err)
+			fmt.Fprintf(out, "MISSING sensors: %v\n  %s\n", err, scanHint)
 		}
 		for _, a := range lay.Devices() {
 			if te := bad[a]; te != nil {
-				fmt.Fprintf(out, "MISSING tile %d: %v\n", a, te.Err)
+				fmt.Fprintf(out, "MISSING tile %d: %v\n  %s\n", a, te.Err, tileHint(a, h.Tiles != nil))
 			} else {
 				fmt.Fprintf(out, "found   tile %d\n", a)
 			}
@@ -260,14 +263,14 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 			sc = d
 		}
 	default:
-		fmt.Fprintf(out, "MISSING sensors: layout kind %q has no hardware to check\n", lay.Sensors.Kind)
+		fmt.Fprintf(out, "MISSING sensors: layout kind %q has no hardware to check\n  set sensors.kind in the layout to direct or tiles\n", lay.Sensors.Kind)
 		ok = false
 	}
 
 	if port == nil {
 		ok = false
 	} else if n, err := lightEach(lay, port, step); err != nil {
-		fmt.Fprintf(out, "MISSING LED strip: %v\n", err)
+		fmt.Fprintf(out, "MISSING LED strip: %v\n  %s\n", err, stripHint)
 		ok = false
 	} else {
 		fmt.Fprintf(out, "lit     %d LEDs in turn (%s, %d sites and %d tray lights)\n", n, lay.LEDs.Kind, engine.NumSites, board.TrayLights)
@@ -276,7 +279,7 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 	if sc != nil {
 		var s board.Snapshot
 		if err := sc.Scan(context.Background(), &s); err != nil {
-			fmt.Fprintf(out, "MISSING sensor reading: %v\n", err)
+			fmt.Fprintf(out, "MISSING sensor reading: %v\n  %s\n", err, scanHint)
 			ok = false
 		} else {
 			var occ []string

@@ -17,7 +17,7 @@ func TestCheck(t *testing.T) {
 			"found   expander 0x20", "found   expander 0x26", "lit     116 LEDs", "occupied 5:1 12:1 YH:1", "check: all found"}},
 		{"EmptyBoard", []string{"-sim"}, 0, []string{"occupied none"}},
 		{"ExpanderMissing", []string{"-sim", "-missing", "0x25"}, 1, []string{
-			"MISSING expander 0x25", "found   expander 0x24", "check: something is missing"}},
+			"MISSING expander 0x25", "A0–A2 pins set address 0x25 (A0=1 A1=0 A2=1); i2cdetect -y 1", "found   expander 0x24", "check: something is missing"}},
 		{"Help", []string{"--help"}, 0, nil},
 		{"BadFlag", []string{"-bogus"}, 2, nil},
 		{"PiecesNeedSim", []string{"-pieces", "5:Y"}, 2, nil},
@@ -28,7 +28,7 @@ func TestCheck(t *testing.T) {
 		{"BaudNeedsSerial", []string{"-baud", "115200"}, 2, nil},
 		{"NonStandardBaud", []string{"-layout", "../../config/examples/layout-tiles.yaml", "-serial", "/dev/ttyAMA0", "-baud", "250000"}, 2, nil},
 		{"SerialPortMissing", []string{"-layout", "../../config/examples/layout-tiles.yaml", "-serial", "/nonexistent/tty"}, 1, []string{
-			`MISSING serial port "/nonexistent/tty" for the tiles`}},
+			`MISSING serial port "/nonexistent/tty" for the tiles`, "there is no /nonexistent/tty: enable the UART with raspi-config → Interface Options → Serial Port"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -282,6 +283,11 @@ func Start(t *testing.T, ctx context.Context, startURL string) *Browser {
 		"--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1280,1000", "--lang=es", "--accept-lang=es-ES,es",
 		"--user-data-dir="+dir, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
 		startURL)
+	// Chromium runs helper processes that write to its profile folder:
+	// in a process group of its own, the whole of it is stopped, and
+	// waited for, before the test removes the folder.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -290,8 +296,17 @@ func Start(t *testing.T, ctx context.Context, startURL string) *Browser {
 		t.Fatalf("start chromium: %v", err)
 	}
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		// A helper killed in the middle of a write finishes it: the
+		// folder is removed again until nothing comes back.
+		var err error
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if err = os.RemoveAll(dir); err == nil {
+				return
+			}
+		}
+		t.Errorf("chromium's profile folder: %v", err)
 	})
 	found := make(chan string, 1)
 	go func() {

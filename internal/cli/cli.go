@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/parchis-table/parchis/internal/password"
+	"github.com/parchis-table/parchis/internal/version"
 )
 
 // Command is one subcommand.
@@ -43,6 +44,10 @@ func (p *Program) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		p.usage(stdout)
 		return 0
 	}
+	if version.IsFlag(args[0]) {
+		PrintVersion(p.Name, stdout)
+		return 0
+	}
 	for _, c := range p.Commands {
 		if c.Name == args[0] {
 			return c.Run(args[1:], stdin, stdout, &Output{Stderr: stderr, Stdout: stdout})
@@ -54,7 +59,7 @@ func (p *Program) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 }
 
 func (p *Program) usage(w io.Writer) {
-	fmt.Fprintf(w, "usage: %s COMMAND [ARGS]   (%s COMMAND --help for more)\n", p.Name, p.Name)
+	fmt.Fprintf(w, "usage: %s COMMAND [ARGS]   (%s COMMAND --help for more; %s --version)\n", p.Name, p.Name, p.Name)
 	width := 0
 	for _, c := range p.Commands {
 		width = max(width, len(c.Name))
@@ -65,6 +70,12 @@ func (p *Program) usage(w io.Writer) {
 	if p.Status != "" {
 		fmt.Fprintln(w, "exit status: "+p.Status)
 	}
+}
+
+// PrintVersion prints the --version line of program prog:
+// "parchisd 1.2.0 (go1.26.0 linux/arm64)".
+func PrintVersion(prog string, w io.Writer) {
+	fmt.Fprintln(w, prog, version.Get())
 }
 
 // Output is the standard error a Program hands its subcommands: it writes

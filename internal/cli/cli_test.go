@@ -60,3 +60,17 @@ func TestHelpWriter_PlainStderr(t *testing.T) {
 		t.Error("HelpWriter picks the wrong writer")
 	}
 }
+
+// TestProgram_Version: --version prints the program's name and version on
+// standard output, exit 0, for every program built on Program.
+func TestProgram_Version(t *testing.T) {
+	for _, arg := range []string{"--version", "-version", "version"} {
+		var out, errb bytes.Buffer
+		if st := testProgram().Run([]string{arg}, nil, &out, &errb); st != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", arg, st, errb.String())
+		}
+		if !strings.HasPrefix(out.String(), "prog ") || !strings.Contains(out.String(), "go1") || errb.Len() != 0 {
+			t.Errorf("%s: stdout %q stderr %q, want \"prog VERSION (goX …)\"", arg, out.String(), errb.String())
+		}
+	}
+}

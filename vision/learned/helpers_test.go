@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/parchis-table/parchis/vision"
 )
@@ -45,16 +44,21 @@ func decodeImage(t testing.TB, path string) image.Image { return dicedata.Decode
 // evalLabels reads every label kept by keep and tallies the answers.
 func evalLabels(t *testing.T, dir string, ls []vision.Label, opts Opts, keep func(vision.Label) bool) *vision.Tally {
 	t.Helper()
-	rd := NewReader(&opts)
-	var tl vision.Tally
+	var kept []vision.Label
+	var files []string
 	for _, l := range ls {
-		if keep != nil && !keep(l) {
-			continue
+		if keep == nil || keep(l) {
+			kept = append(kept, l)
+			files = append(files, l.File)
 		}
-		img := decodeImage(t, filepath.Join(dir, l.File))
-		t0 := time.Now()
-		got := rd.ReadImage(img)
-		tl.Add(l.Want, got, time.Since(t0))
+	}
+	got, took := dicedata.ReadEach(t, dir, files, func() func(image.Image) vision.Result {
+		o := opts
+		return NewReader(&o).ReadImage
+	})
+	var tl vision.Tally
+	for i, l := range kept {
+		tl.Add(l.Want, got[i], took[i])
 	}
 	return &tl
 }
