@@ -57,10 +57,10 @@ mapfile -t others < <(go list ./... | grep -v -e /cmd/ -e /judges -e /broadcast)
 echo "test.sh: go test -p 1 ${timed[*]}, the packages and fuzzing, beside the other packages' tests"
 log=$(mktemp)
 trap 'bash ci/mosquitto.sh clean >/dev/null 2>&1 || true; rm -f "$log"' EXIT
-go test -p 1 "$@" "${others[@]}" >"$log" 2>&1 &
+go test -p 1 -timeout 30m "$@" "${others[@]}" >"$log" 2>&1 &
 second=$!
 status=0
-go test -p 1 "$@" "${timed[@]}" || status=1
+go test -p 1 -timeout 30m "$@" "${timed[@]}" || status=1
 bash ci/package.sh || status=1
 FUZZPARALLEL=1 bash ci/fuzz.sh || status=1
 wait $second || status=1

@@ -73,10 +73,25 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 	cfg, broker, dash := simConfig(t, dir, "  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
 		"metrics: "+metricsAddr+"\njudges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
 	cmd, _ := startSim(t, bin, "-config", cfg, "-speed", "50")
-	time.Sleep(time.Second)
+	path := filepath.Join(dir, table.JournalName)
+	// Until the journal holds a few records: a busy machine starts the
+	// daemon slowly.
+	records := func() int {
+		data, _ := os.ReadFile(path)
+		n := 0
+		for off := 0; ; n++ {
+			_, m, err := journal.DecodeRecord(data[off:])
+			if err != nil {
+				return n
+			}
+			off += m
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); records() < 4 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
-	path := filepath.Join(dir, table.JournalName)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
