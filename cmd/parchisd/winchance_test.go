@@ -55,19 +55,7 @@ func TestSim_WinChanceInState(t *testing.T) {
 	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatalf("subscribe: %v", tok.Error())
 	}
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		mu.Lock()
-		n := len(seen)
-		mu.Unlock()
-		if n >= 10 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d states with a win chance in 90 s, want 10", n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitCount(t, &mu, func() int { return len(seen) }, 10, 90*time.Second, "states with a win chance")
 	mu.Lock()
 	defer mu.Unlock()
 	moved := false
@@ -147,19 +135,7 @@ func robotPartner(t *testing.T, bin, level string) {
 	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
 		t.Fatalf("subscribe: %v", tok.Error())
 	}
-	deadline := time.Now().Add(120 * time.Second)
-	for {
-		mu.Lock()
-		n := len(shown)
-		mu.Unlock()
-		if n >= 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Green's move lit at %d positions in 120 s, want 5", n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitCount(t, &mu, func() int { return len(shown) }, 5, 120*time.Second, "positions with Green's move lit")
 	mu.Lock()
 	defer mu.Unlock()
 	if len(bad) > 0 {
@@ -231,5 +207,24 @@ func TestSim_NewGameSeatsRobots(t *testing.T) {
 		Bots: map[string]string{"Y": "greedy", "B": "greedy", "R": "greedy", "G": "greedy"}})
 	if r.OK || !strings.Contains(r.Error, "every colour is a bot") {
 		t.Errorf("new-game with four robots: %+v, want refused", r)
+	}
+}
+
+// waitCount polls count, under mu, until it reaches want or timeout
+// passes; what names what is counted in the failure.
+func waitCount(t *testing.T, mu *sync.Mutex, count func() int, want int, timeout time.Duration, what string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		mu.Lock()
+		n := count()
+		mu.Unlock()
+		if n >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d %s in %v, want %d", n, what, timeout, want)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
