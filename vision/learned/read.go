@@ -98,6 +98,9 @@ func NewReader(opts *Opts) *Reader {
 // Read reads a grey frame; see [Reader.ReadImage].
 func (rd *Reader) Read(g *image.Gray) vision.Result { return rd.ReadImage(g) }
 
+// DieSize is the die's width in pixels the reader was given (Opts.DieSize).
+func (rd *Reader) DieSize() float64 { return rd.opts.DieSize }
+
 // ReadImage finds every die in img and reads the one there is. The
 // detector marks die candidates at the scales the die's size calls for;
 // each candidate, cut as the training cut it, is classified as a face
