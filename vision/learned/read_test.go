@@ -9,14 +9,15 @@ import (
 	"github.com/parchis-table/parchis/vision/synth"
 )
 
-// TestRead_DieCutByTheBorder_Unsure reads a die half out of the frame: its
-// hidden pips could make it any face.
+// TestRead_DieCutByTheBorder_Unsure reads a die half out of the frame, as
+// the table does (the die's size from the calibration): its hidden pips
+// could make it any face.
 func TestRead_DieCutByTheBorder_Unsure(t *testing.T) {
 	bad := 0
 	for seed := uint64(0); seed < 30; seed++ {
 		s := synth.RandomScene(seed, 200, 160, synth.Flat, 60, 70)
 		s.Dice[0].X = 6 + float64(seed%3)*4 // the die's middle near the left border
-		got := NewReader(nil).ReadImage(synth.Render(s))
+		got := NewReader(&Opts{DieSize: s.Dice[0].Size}).ReadImage(synth.Render(s))
 		if got.Answer == vision.Value {
 			bad++
 			t.Errorf("seed %d: a die cut by the border read %v", seed, got)
@@ -80,17 +81,29 @@ func TestRead_AnyView(t *testing.T) {
 	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.3)
 }
 
-// TestRead_LabelledPhotos_NoWrongValue reads the crops of every source of
-// ../shared/data/dice: the learned reader gives no wrong value on more
-// than 0.2% of any source's dice (its read-rates, far under the pip rules'
-// on these photos, are in vision/train/REPORT.md).
-func TestRead_LabelledPhotos_NoWrongValue(t *testing.T) {
+// TestRead_LabelledPhotos reads the crops of every source of
+// ../shared/data/dice: the learned reader gives a wrong value on at most
+// 0.2% of any source's dice, and reads at least the committed model's
+// share of the crops ≥40 px (readFloor; the bars the table aims at, 99%
+// on tomitomi3_gray128 and 97% elsewhere, and each source's figures are in
+// vision/train/REPORT.md).
+func TestRead_LabelledPhotos(t *testing.T) {
 	for _, source := range []string{"tomitomi3_gray128", "matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"} {
 		dir := needData(t, source)
-		tl := evalLabels(t, dir, loadLabels(t, dir), DefaultOpts, func(l vision.Label) bool { return isCrop(l) })
+		sizes, _ := vision.BoxSizes(dir) // a source without boxes has only crops
+		ls := loadLabels(t, dir)
+		tl := evalLabels(t, dir, ls, DefaultOpts, func(l vision.Label) bool { return isCrop(l) })
 		t.Logf("%s crops: %s", source, tl.Summary())
 		if tl.WrongRate() > 0.002 {
 			t.Errorf("%s: wrong-rate %.2f%% > 0.2%%", source, 100*tl.WrongRate())
 		}
+		big := evalLabels(t, dir, ls, DefaultOpts, func(l vision.Label) bool {
+			// crops without a box (tomitomi3's images, skovy's own
+			// crops) are dice of 50 px and more
+			s, boxed := sizes[l.File]
+			return isCrop(l) && (!boxed || s >= 40)
+		})
+		t.Logf("%s crops ≥40 px: %s", source, big.Summary())
+		atLeast(t, source+" crops ≥40 px", "read-rate", big.ReadRate(), readFloor[source])
 	}
 }
