@@ -3,9 +3,11 @@ package main
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +152,40 @@ func TestRestart_FinishedGameAndVerdictKept(t *testing.T) {
 	}
 	if err := d2.result.Verify(); err != nil {
 		t.Error(err)
+	}
+}
+
+// The results a table shows are bounded: past maxResults, the oldest
+// decided one leaves first, then the oldest waiting; the file keeps what
+// is shown, in order.
+func TestKeepResult_BoundedOldestDecidedFirst(t *testing.T) {
+	_, tableKey, _ := ed25519.GenerateKey(rand.Reader)
+	_, judgeKey, _ := ed25519.GenerateKey(rand.Reader)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "games"), 0o750)
+	d := &daemon{cfg: &config.Daemon{Dir: dir}, log: slog.New(slog.DiscardHandler), key: tableKey,
+		judges: broadcast.Judges{"marta": certify.PublicKeyString(judgeKey)}}
+	var all []*broadcast.Result
+	for i := range maxResults + 2 {
+		r := &broadcast.Result{Event: "local", Table: "1", Result: "YR", Record: fmt.Sprintf("[Round \"%d\"]\n", i), Time: time.Unix(int64(i), 0).UTC()}
+		r.Sign(tableKey)
+		if i == 5 {
+			c := r.Certify(judgeKey, broadcast.Certification{Verdict: broadcast.VerdictCertified, Judge: "marta", Time: r.Time})
+			r.Certification = &c
+		}
+		all = append(all, d.keepResult(r))
+	}
+	want := append(slices.Clone(all[1:5]), all[6:]...)
+	d2 := &daemon{cfg: d.cfg, log: d.log, key: tableKey, judges: d.judges}
+	d2.loadJudging()
+	for _, got := range [][]*broadcast.Result{d.judging.Results, d2.judging.Results} {
+		if len(got) != maxResults {
+			t.Fatalf("%d results kept, want %d", len(got), maxResults)
+		}
+		for i := range got {
+			if got[i].RecordSHA256 != want[i].RecordSHA256 {
+				t.Fatalf("result %d is %s, want %s", i, got[i].Record, want[i].Record)
+			}
+		}
 	}
 }

@@ -137,9 +137,25 @@ func (d *daemon) keepResult(res *broadcast.Result) *broadcast.Result {
 	}
 	d.loadCertified(res)
 	d.judging.Results = append(d.judging.Results, res)
+	for len(d.judging.Results) > maxResults {
+		// A table nobody judges (a club's) would otherwise keep every
+		// game: the oldest decided result leaves first, then the oldest
+		// waiting. Both stay in DIR/games.
+		i := slices.IndexFunc(d.judging.Results, func(r *broadcast.Result) bool { return r.Certification != nil })
+		if i < 0 {
+			i = 0
+			d.log.Warn("too many results waiting for a judge: the oldest leaves the feed (kept in games/)",
+				"record_sha256", d.judging.Results[0].RecordSHA256, "max", maxResults)
+		}
+		d.judging.Results = slices.Delete(d.judging.Results, i, i+1)
+	}
 	d.saveJudging()
 	return res
 }
+
+// maxResults bounds the results a table shows: far more than the games of
+// a championship's day at one table.
+const maxResults = 64
 
 // findResult returns the result shown with the record hash h, or nil.
 func (d *daemon) findResult(h string) *broadcast.Result {

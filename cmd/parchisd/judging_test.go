@@ -150,7 +150,8 @@ func wantOnFeed(t *testing.T, broker, what string, want map[string]string) map[s
 }
 
 // Two games finish at a table; the first is certified only after the
-// second has started and finished, and over two restarts of the daemon:
+// second has finished and a third begun, and over two restarts of the
+// daemon:
 // each result waits on its own retained topic, each verdict reaches the
 // result it names, and bad verdicts (an unknown result, a second verdict,
 // one naming another result than it was signed for) are answered with an
@@ -212,6 +213,9 @@ func TestJudging_TwoResultsQueued_VerdictsReachTheirOwn_AcrossRestarts(t *testin
 	h2 := second.RecordSHA256
 	got := wantOnFeed(t, broker, "after the second game", map[string]string{h1: "", h2: ""})
 	older := got[h1]
+	// The verdicts come while a third game is played.
+	newGame(j, "g3", "Ronda 3")
+	wantOnFeed(t, broker, "the third game begun", map[string]string{h1: "", h2: ""})
 
 	unknown := strings.Repeat("0f", 32)
 	for _, tc := range []struct {
@@ -249,6 +253,6 @@ func TestJudging_TwoResultsQueued_VerdictsReachTheirOwn_AcrossRestarts(t *testin
 	if r := j.command(t, marta, verdict(older, broadcast.VerdictRejected, h1)); r.OK || !strings.Contains(r.Error, "already certified") {
 		t.Errorf("a second verdict after the restart: %+v", r)
 	}
-	newGame(j, "g3", "Ronda 3")
+	newGame(j, "g4", "Ronda 4")
 	wantOnFeed(t, broker, "the next game begun", map[string]string{})
 }
