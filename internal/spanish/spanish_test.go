@@ -12,6 +12,13 @@ func TestSay(t *testing.T) {
 			"línea 15: «Y 5 5-10»: movimiento ilegal 5-10: las fichas nunca retroceden (backwards, reglamento §5)"},
 		{"line 9: header lacks the tag Table", "línea 9: a la cabecera le falta la etiqueta Table"},
 		{"record replays to a win of BG, the result says YR", "el acta lleva a una victoria de BG, el resultado dice YR"},
+		// the answers to a verdict that names the wrong result
+		{"the result 0123456789abcdef is already certified by marta", "el resultado 0123456789abcdef ya está certificado por marta"},
+		{"no result 0f0f0f0f0f0f0f0f at this table: waiting are 0123456789abcdef, fedcba9876543210",
+			"esta mesa no tiene el resultado 0f0f0f0f0f0f0f0f: esperan 0123456789abcdef, fedcba9876543210"},
+		{"no result is waiting for a judge (the verdict names 0f0f0f0f0f0f0f0f)", "ningún resultado espera a un juez (el veredicto nombra 0f0f0f0f0f0f0f0f)"},
+		{"bad command: certify: no result abab at this table: its results are cdcd", "orden no válida: certify: esta mesa no tiene el resultado abab; los suyos son cdcd"},
+		{"bad command: reject: missing record_sha256: name the result the verdict is for", "orden no válida: reject: falta record_sha256: indique a qué resultado va el veredicto"},
 	} {
 		if got, ok := Say(c.en); !ok || got != c.es {
 			t.Errorf("Say(%q) = %q, %v; want %q", c.en, got, ok, c.es)
