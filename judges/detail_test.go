@@ -263,7 +263,11 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		english = append(english, s)
 		apply(referee.Event{Type: referee.EventCorrection, Detail: s})
 	}
-	r := broadcast.Result{Event: "local", Table: "1", Result: "YR", Position: engine.NewPosition(engine.Yellow).String(), Record: "x"}
+	// The result's record carries NOTATION.md comments: an infraction and
+	// a judge's correction, which the result's panel says in Spanish.
+	record := "Y 5 YH-5 {10:00:00}\n; 10:00:05 infraction touched-piece Y: the piece lifted from 12 must be the one played\n; judge set - Y throw 0 - Y by ana at 10:01:00\n"
+	english = append(english, "infraction touched-piece", "the piece lifted from 12 must be the one played", "judge set - Y throw 0 - Y by ana")
+	r := broadcast.Result{Event: "local", Table: "1", Result: "YR", Position: engine.NewPosition(engine.Yellow).String(), Record: record}
 	if _, _, err := st.Apply("parchis/v1/local/1/result", mustJSON(t, r)); err != nil {
 		t.Fatal(err)
 	}
@@ -287,6 +291,10 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		if path == "/t/local/1" && !strings.Contains(page, "tiene más de 4 fichas") {
 			t.Errorf("%s: the Spanish details are not on the page", path)
 		}
+		if path == "/t/local/1" && (!strings.Contains(page, htmlText("; 10:00:05 · Ficha tocada · Amarillo: la ficha levantada de 12 es la que se juega")) ||
+			!strings.Contains(page, htmlText("; Corrección del juez: - Y throw 0 - Y — por ana, 10:01:00"))) {
+			t.Errorf("%s: the result's record does not say its comments in Spanish", path)
+		}
 		if strings.HasPrefix(path, "/archive/g/") && !strings.Contains(page, "Ficha tocada · Amarillo: la ficha levantada de 12 es la que se juega") {
 			t.Errorf("%s: the record's infraction is not said in Spanish", path)
 		}
@@ -297,6 +305,9 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path+"?lang=en", nil))
 		if rec.Code != http.StatusOK {
 			t.Errorf("%s in English: %d", path, rec.Code)
+		}
+		if path == "/t/local/1" && !strings.Contains(rec.Body.String(), htmlText("; 10:00:05 infraction touched-piece Y: the piece lifted from 12")) {
+			t.Errorf("%s in English: the result's record is not shown as it is", path)
 		}
 	}
 	if got := actionMessage(LangES, &ActionError{Key: "table-said", Detail: tableAnswers[0]}); strings.Contains(got, "not one of") {

@@ -292,7 +292,7 @@ func viewResult(lang string, t *Table) *resultView {
 	if r == nil {
 		return nil
 	}
-	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
+	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: recordText(lang, r.Record), Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
 		Signature: "sig-unregistered", Problem: Detail(lang, t.ResultProblem), VerdictProblem: Detail(lang, t.VerdictProblem)}
 	switch {
 	case t.ResultProblem != "":

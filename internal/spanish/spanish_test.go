@@ -1,6 +1,9 @@
 package spanish
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestSay(t *testing.T) {
 	for _, c := range []struct{ en, es string }{
@@ -30,4 +33,55 @@ func FuzzSay(f *testing.F) {
 			t.Fatalf("an unknown sentence changed: %q → %q", s, out)
 		}
 	})
+}
+
+func TestEnglishIn_SpanishIn(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		en, es []string
+	}{
+		{"usage: parchis replay [-positions] FILE | -\n\nReplays the record.", []string{"usage", "the", "record"}, nil},
+		{"uso: parchis verify -judges judges.json result-*.json games/YYYY_<table>.json", nil, []string{"uso"}},
+		{"la ficha de la pareja vuelve a casa.", nil, []string{"la", "ficha", "de", "pareja", "casa"}},
+		{"  -players texto\n    \tbots de Y,B,R,G, p. ej. mc,random,mc,random", nil, []string{"de"}},
+	} {
+		if got := EnglishIn(c.text); !slices.Equal(got, c.en) {
+			t.Errorf("EnglishIn(%q) = %q, want %q", c.text, got, c.en)
+		}
+		if got := SpanishIn(c.text); !slices.Equal(got, c.es) {
+			t.Errorf("SpanishIn(%q) = %q, want %q", c.text, got, c.es)
+		}
+	}
+}
+
+func TestLangFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		lcAll, lcMessages, lang string
+		want                    Lang
+	}{
+		{"", "", "es_ES.UTF-8", Spanish},
+		{"", "", "en_US.UTF-8", English},
+		{"", "", "", English},
+		{"C", "", "es_ES.UTF-8", English},
+		{"", "es_AR.UTF-8", "en_GB.UTF-8", Spanish},
+		{"es_MX", "en_US", "en_US", Spanish},
+	} {
+		t.Setenv("LC_ALL", c.lcAll)
+		t.Setenv("LC_MESSAGES", c.lcMessages)
+		t.Setenv("LANG", c.lang)
+		if got := LocaleLang(); got != c.want {
+			t.Errorf("LC_ALL=%q LC_MESSAGES=%q LANG=%q: %s, want %s", c.lcAll, c.lcMessages, c.lang, got, c.want)
+		}
+	}
+	if Spanish.Say("flag provided but not defined: -x") != "opción desconocida: -x" || English.Say("parse error") != "parse error" {
+		t.Error("Lang.Say does not say the flag package's error in Spanish, or changes English")
+	}
+}
+
+func TestEnglishLines(t *testing.T) {
+	en := "usage: parchis replay FILE\n  parchis replay game.txt\nthe record is read"
+	es := "uso: parchis replay FICHERO\n  parchis replay game.txt\nthe record is read"
+	if got := EnglishLines(en, es); !slices.Equal(got, []string{"the record is read"}) {
+		t.Errorf("EnglishLines = %q, want the one English line left", got)
+	}
 }
