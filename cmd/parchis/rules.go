@@ -190,7 +190,7 @@ var (
 		"  parchis moves '5:Y,12:YB,34:RR,56:GY,YG:Y,R3:R B 5 0 - Y'\n  BH-22", 1, movesOf, movesNone)
 	runPlay = runPositionCommand("play", [2]string{"PPN MOVE", "PPN MOVIMIENTO"}, [2]string{
 		"Prints the position after the move. An illegal move exits 1 and says why.\nWith -, reads PPN<TAB>MOVE lines from standard input.",
-		"Escribe la posición tras el movimiento. Un movimiento ilegal sale con 1 y\ndice por qué. Con -, lee líneas PPN<TAB>MOVIMIENTO de la entrada estándar."},
+		"Escribe la posición tras el movimiento. Un movimiento ilegal termina con\nestado 1 y dice por qué. Con -, lee líneas PPN<TAB>MOVIMIENTO de la entrada\nestándar."},
 		"  parchis play '5:Y Y 3 0 - Y' 5-8\n  8:Y B throw 0 - Y", 2, playOf, nil)
 	runThrow = runPositionCommand("throw", [2]string{"PPN DIE", "PPN DADO"}, [2]string{
 		"Prints the position after a throw of DIE (1…6), with a throw that cannot\nbe played and a third 6 resolved. With -, reads PPN<TAB>DIE lines.",

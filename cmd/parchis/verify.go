@@ -59,8 +59,8 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				"  bien   el acta se reproduce hasta el resultado: YR, - Y end 0 - Y\n"+
 				"  bien   certificado por Ana (clave en jueces.json)\n"+
 				"  verificado"), stderr)
-	judgesFile := fs.String("judges", "", lang.Pick("JSON file of trusted judges' keys, {\"name\": \"base64 key\", …}", "fichero JSON con las claves de los jueces de confianza, {\"nombre\": \"clave base64\", …}"))
-	tableKey := fs.String("table-key", "", lang.Pick("the table's public key (base64) the result must be signed with", "la clave pública de la mesa (base64) con la que debe estar firmado el resultado"))
+	judgesFile := fs.String("judges", "", lang.Pick("JSON file of trusted judges' keys, {\"name\": \"base64 key\", …}", "`FICHERO` JSON con las claves de los jueces de confianza, {\"nombre\": \"clave base64\", …}"))
+	tableKey := fs.String("table-key", "", lang.Pick("the table's public key (base64) the result must be signed with", "la `CLAVE` pública de la mesa (base64) con la que debe estar firmado el resultado"))
 	trustKeys := fs.Bool("trust-keys", false, lang.Pick("accept the keys the result names: check only that the signatures match them", "acepta las claves que nombra el resultado: solo comprueba que las firmas casan con ellas"))
 	if st := parseFlags(fs, args); st >= 0 {
 		return st

@@ -65,14 +65,15 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	l := spanish.LocaleLang()
 	fs := newFlags("tiles", l.Pick("[-config FILE | -serial DEV [-baud N] [-layout FILE]] [-timeout D]\n", "[-config FICHERO | -serial DISP [-baud N] [-layout FICHERO]] [-timeout D]\n")+
 		"         show [-addr N,…]\n"+
-		"         calibrate -addr N,… | -all [-set ONE,TWO,HYSTERESIS] [-colours NORTH,SOUTH | -colours none] [-empty]",
+		l.Pick("         calibrate -addr N,… | -all [-set ONE,TWO,HYSTERESIS] [-colours NORTH,SOUTH | -colours none] [-empty]",
+			"         calibrate -addr N,… | -all [-set ONE,TWO,HYSTERESIS] [-colours NORTE,SUR | -colours none] [-empty]"),
 		l.Pick(tilesAbout, tilesAboutES), tilesExample, stderr)
 	cfgPath := fs.String("config", "", l.Pick("the daemon's configuration `FILE`: its sensors.serial, sensors.baud and layout", "el `FICHERO` de configuración del demonio: su sensors.serial, sensors.baud y disposición"))
 	serialPath := fs.String("serial", "", l.Pick("serial port `DEV` of the tiles' RS-485 line (e.g. /dev/ttyAMA0)", "puerto serie `DISP` de la línea RS-485 de las placas (p. ej. /dev/ttyAMA0)"))
 	baud := fs.Int("baud", serial.DefaultOpts.Baud, l.Pick("with -serial: the line's rate", "con -serial: la velocidad de la línea"))
 	layoutPath := fs.String("layout", "", l.Pick("with -serial: the board layout `FILE` whose tiles -all and show ask", "con -serial: el `FICHERO` de disposición del tablero cuyas placas preguntan -all y show"))
 	timeout := fs.Duration("timeout", serial.DefaultOpts.Timeout, l.Pick("how long to wait for a tile's answer, `D`; a tile is asked 3 times before it is reported", "cuánto esperar la respuesta de una placa, `D`; se pregunta 3 veces a una placa antes de informar de ella"))
-	addrs := fs.String("addr", "", l.Pick("the tiles' addresses, comma-separated (e.g. 1,2,5)", "las direcciones de las placas, separadas por comas (p. ej. 1,2,5)"))
+	addrs := fs.String("addr", "", l.Pick("the tiles' addresses, comma-separated (e.g. 1,2,5)", "las `DIRECCIONES` de las placas, separadas por comas (p. ej. 1,2,5)"))
 	all := fs.Bool("all", false, l.Pick("calibrate: every tile of the layout", "calibrate: todas las placas de la disposición"))
 	set := fs.String("set", "", l.Pick("calibrate: the thresholds `ONE,TWO,HYSTERESIS`, with HYSTERESIS < ONE < TWO ≤ 4095 (the tiles' default: 180,420,30)",
 		"calibrate: los umbrales `ONE,TWO,HYSTERESIS`, con HYSTERESIS < ONE < TWO ≤ 4095 (los de fábrica de las placas: 180,420,30)"))

@@ -72,15 +72,15 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	fs := cli.NewFlags(tool, name, lang.Pick("[-sim] [-layout FILE] [-i2c BUS | -serial TTY [-baud N]] [-spi PORT] [-step D]", "[-sim] [-layout FICHERO] [-i2c BUS | -serial TTY [-baud N]] [-spi PUERTO] [-step D]"),
 		tr(checkAbout), strings.ReplaceAll(tr(checkExample), "parchis check", prog), stderr)
 	simulate := fs.Bool("sim", false, lang.Pick("check the simulated table instead of the hardware", "comprueba la mesa simulada en vez del hardware"))
-	layoutFile := fs.String("layout", "", lang.Pick("board layout file (default: the standard layout)", "fichero de disposición del tablero (si no, la disposición estándar)"))
-	i2cName := fs.String("i2c", "", lang.Pick("I2C bus of the expanders or tiles (default: the first)", "bus I2C de los expansores o las placas (si no, el primero)"))
-	spiName := fs.String("spi", "", lang.Pick("SPI port of the LED strip (default: the first)", "puerto SPI de la tira de LED (si no, el primero)"))
+	layoutFile := fs.String("layout", "", lang.Pick("board layout file (default: the standard layout)", "`FICHERO` de disposición del tablero (si no, la disposición estándar)"))
+	i2cName := fs.String("i2c", "", lang.Pick("I2C bus of the expanders or tiles (default: the first)", "`BUS` I2C de los expansores o las placas (si no, el primero)"))
+	spiName := fs.String("spi", "", lang.Pick("SPI port of the LED strip (default: the first)", "`PUERTO` SPI de la tira de LED (si no, el primero)"))
 	irqName := fs.String("irq", "GPIO17", lang.Pick("GPIO of the expanders' shared interrupt line", "GPIO de la línea de interrupción compartida de los expansores"))
-	serialPath := fs.String("serial", "", lang.Pick("serial port of the tiles' RS-485 line (e.g. /dev/ttyAMA0); default: tiles on the I2C bus", "puerto serie de la línea RS-485 de las placas (p. ej. /dev/ttyAMA0); si no, placas en el bus I2C"))
+	serialPath := fs.String("serial", "", lang.Pick("serial port of the tiles' RS-485 line (e.g. /dev/ttyAMA0); default: tiles on the I2C bus", "`TTY`: puerto serie de la línea RS-485 de las placas (p. ej. /dev/ttyAMA0); si no, placas en el bus I2C"))
 	baud := fs.Int("baud", serial.DefaultOpts.Baud, lang.Pick("with -serial: the line's rate", "con -serial: la velocidad de la línea"))
 	step := fs.Duration("step", 150*time.Millisecond, lang.Pick("how long each LED stays lit", "cuánto tiempo queda encendido cada LED"))
-	pieces := fs.String("pieces", "", lang.Pick("with -sim: pieces on the board, SITE:COLOURS,… (e.g. 5:Y,12:YB)", "con -sim: fichas en el tablero, CASILLA:COLORES,… (p. ej. 5:Y,12:YB)"))
-	missing := fs.String("missing", "", lang.Pick("with -sim: expander addresses that do not answer, comma-separated (e.g. 0x25)", "con -sim: direcciones de expansores que no responden, separadas por comas (p. ej. 0x25)"))
+	pieces := fs.String("pieces", "", lang.Pick("with -sim: pieces on the board, SITE:COLOURS,… (e.g. 5:Y,12:YB)", "con -sim: `FICHAS` en el tablero, CASILLA:COLORES,… (p. ej. 5:Y,12:YB)"))
+	missing := fs.String("missing", "", lang.Pick("with -sim: expander addresses that do not answer, comma-separated (e.g. 0x25)", "con -sim: `DIRECCIONES` de expansores que no responden, separadas por comas (p. ej. 0x25)"))
 	if st := cli.Parse(fs, args, ExitUsage); st >= 0 {
 		return st
 	}

@@ -199,6 +199,17 @@ func HashPassword(prog string, args []string, stdin io.Reader, stdout, stderr io
 	return 0
 }
 
+// PrintDefaults prints the flags of fs as flag.PrintDefaults does, in the
+// locale's language, for a command that writes its own usage.
+func PrintDefaults(fs *flag.FlagSet) {
+	w := fs.Output()
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(w)
+	fmt.Fprint(w, flagDefaults(spanish.LocaleLang(), b.String()))
+}
+
 // flagTypes says in Spanish the kinds of value flag.PrintDefaults names.
 var flagTypes = map[string]string{
 	"int": "entero", "uint": "natural", "int64": "entero", "uint64": "natural",
@@ -218,6 +229,7 @@ func flagDefaults(lang spanish.Lang, defaults string) string {
 				line = strings.TrimSuffix(line, f[1]) + es
 			}
 		}
+		line = strings.Replace(line, " (default true)", " (por defecto, sí)", 1)
 		lines[i] = strings.Replace(line, " (default ", " (por defecto ", 1)
 	}
 	return strings.Join(lines, "\n")

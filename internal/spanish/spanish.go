@@ -215,6 +215,8 @@ var detailForms = func() []detailForm {
 		{`^(?:open|stat|read|lstat|mkdir) (.+): not a directory$`, `$1: no es una carpeta`},
 		{`^(\S+): (?:open|stat|read|lstat) (.+): no such file or directory$`, `$1: $2: no existe`},
 		{`^image: (.+)$`, `imagen: $1`},
+		{`^judges: the demo judge juez/juez is allowed only on a loopback address: give the judges \(a judges file\) \(addr (\S+)\)$`, `panel: el juez de demostración juez/juez solo se admite en una dirección local (loopback): indique los jueces (un fichero de jueces) (addr $1)`},
+		{`^the demo judge juez/juez is allowed only on a loopback address: give the judges \(a judges file\)$`, `el juez de demostración juez/juez solo se admite en una dirección local (loopback): indique los jueces (un fichero de jueces)`},
 		// the daemon's configuration
 		{`^config: line (\d+): (\S+): (.+)$`, `configuración: línea $1: $2: $3`},
 		{`^config: (.+)$`, `configuración: $1`},
