@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/tournament"
 )
@@ -81,6 +83,14 @@ func sourceSentences(t *testing.T) []string {
 						}
 					}
 				case *ast.CallExpr:
+					// The engine's errors: a record's, a move's, a
+					// position's, shown on the archive's pages and by
+					// parchis replay.
+					if sel, ok := x.Fun.(*ast.SelectorExpr); ok && strings.HasPrefix(name, "../engine/") && len(x.Args) > 0 {
+						if pkg, ok := sel.X.(*ast.Ident); ok && (pkg.Name == "errors" && sel.Sel.Name == "New" || pkg.Name == "fmt" && sel.Sel.Name == "Errorf") {
+							add(x.Args[0])
+						}
+					}
 					if id, ok := x.Fun.(*ast.Ident); ok {
 						switch {
 						case id.Name == "bad" && len(x.Args) >= 3:
@@ -148,6 +158,7 @@ func instances(format string) []string {
 		'q': {`"x"`},
 		'd': {"5"},
 		'v': {"5-10"},
+		'w': {"no such site"},
 	}
 	out := []string{""}
 	last := 0
@@ -278,6 +289,14 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 			t.Fatalf("%s: %d", path, rec.Code)
 		}
 		page := htmlText(rec.Body.String())
+		if w := spanish.EnglishIn(visibleText(rec.Body.String())); len(w) > 0 {
+			t.Errorf("%s: English words %q on the Spanish page", path, w)
+			for _, line := range strings.Split(visibleText(rec.Body.String()), "\n") {
+				if len(spanish.EnglishIn(line)) > 0 {
+					t.Logf("  %s", strings.TrimSpace(line))
+				}
+			}
+		}
 		for _, s := range english {
 			if strings.Contains(page, htmlText(s)) {
 				t.Errorf("%s: English sentence on the Spanish page: %q", path, s)
@@ -313,6 +332,14 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 	if got := actionMessage(LangES, &ActionError{Key: "table-said", Detail: tableAnswers[0]}); strings.Contains(got, "not one of") {
 		t.Errorf("refused command said in English: %q", got)
 	}
+}
+
+// visibleText is the text a page shows: its markup, scripts and styles
+// left out.
+func visibleText(page string) string {
+	page = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>`).ReplaceAllString(page, " ")
+	page = regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(page, " ")
+	return html.UnescapeString(page)
 }
 
 // htmlText escapes s as the templates do, so that it is found in a page.
