@@ -274,6 +274,16 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		english = append(english, s)
 		apply(referee.Event{Type: referee.EventCorrection, Detail: s})
 	}
+	// A table's alerts (parchisd's daemon.alerts).
+	alerts := []string{
+		"the journal was damaged at byte 1234 (record CRC mismatch); the game resumes from record 2, before the damage; 7 records after it are in /var/lib/parchisd/recovered.script, the original in /var/lib/parchisd/table.journal.damaged-1",
+		"the journal cannot be written (write /var/lib/parchisd/table.journal: no space left on device): the game goes on in memory, 3 inputs held",
+		"the feed's queue cannot be written (write /var/lib/parchisd/feed/000001.q: no space left on device): 4 events held",
+	}
+	english = append(english, alerts...)
+	if _, _, err := st.Apply("parchis/v1/local/1/status", mustJSON(t, broadcast.Status{Status: "online", Table: "1", Event: "local", Alerts: alerts})); err != nil {
+		t.Fatal(err)
+	}
 	// The result's record carries NOTATION.md comments: an infraction and
 	// a judge's correction, which the result's panel says in Spanish.
 	record := "Y 5 YH-5 {10:00:00}\n; 10:00:05 infraction touched-piece Y: the piece lifted from 12 must be the one played\n; judge set - Y throw 0 - Y by ana at 10:01:00\n"

@@ -341,7 +341,7 @@ func viewQueue(lang string, t *Table) []queuedView {
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts,
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: alertsIn(lang, t.Alerts),
 		Queue: viewQueue(lang, t)}
 	switch t.Status {
 	case "online", "offline":
@@ -497,4 +497,16 @@ func parseTemplates() (*template.Template, error) {
 		},
 	}
 	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
+}
+
+// alertsIn says a table's alerts (parchisd's daemon.alerts) in lang.
+func alertsIn(lang string, alerts []string) []string {
+	if lang != LangES || len(alerts) == 0 {
+		return alerts
+	}
+	out := make([]string, len(alerts))
+	for i, a := range alerts {
+		out[i] = Detail(lang, a)
+	}
+	return out
 }

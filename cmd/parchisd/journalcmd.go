@@ -80,11 +80,11 @@ func journalCheck(dir string, stdout, stderr io.Writer) int {
 		case rep.Middle:
 			bad++
 			fmt.Fprintf(stdout, spanish.Pick("%s: DAMAGED at byte %d (%s): the hash chain holds over the %d records before it (head %s) and breaks there; %d valid records follow, from byte %d\n", "%s: DAÑADO en el byte %d (%s): la cadena de hashes se mantiene en los %d registros anteriores (cabeza %s) y se rompe ahí; siguen %d registros válidos, desde el byte %d\n"),
-				path, rep.Offset, rep.Reason, len(payloads), head, len(rep.Recovered), rep.RecoveredAt[0])
+				path, rep.Offset, spanish.Local(rep.Reason), len(payloads), head, len(rep.Recovered), rep.RecoveredAt[0])
 		default:
 			bad++
 			fmt.Fprintf(stdout, spanish.Pick("%s: damaged tail at byte %d (%s, %d bytes): the hash chain holds over the %d records before it (head %s)\n", "%s: final dañado en el byte %d (%s, %d bytes): la cadena de hashes se mantiene en los %d registros anteriores (cabeza %s)\n"),
-				path, rep.Offset, rep.Reason, rep.Cut, len(payloads), head)
+				path, rep.Offset, spanish.Local(rep.Reason), rep.Cut, len(payloads), head)
 		}
 		if strings.HasSuffix(path, ".journal") && filepath.Dir(path) == filepath.Join(dir, "games") {
 			saved := strings.TrimSuffix(path, ".journal") + ".json"
@@ -104,7 +104,7 @@ func journalCheck(dir string, stdout, stderr io.Writer) int {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, table.CheckName)); err == nil {
 		bad++
-		fmt.Fprintf(stdout, spanish.Pick("a judge must check the game: %s", "un juez debe revisar la partida: %s"), b)
+		fmt.Fprintf(stdout, spanish.Pick("a judge must check the game: %s\n", "un juez debe revisar la partida: %s\n"), spanish.Local(strings.TrimSpace(string(b))))
 	}
 	if bad > 0 {
 		fmt.Fprintf(stdout, spanish.Pick("%d problems\n", "%d problemas\n"), bad)
@@ -136,7 +136,7 @@ func journalSalvage(dir string, stdout, stderr io.Writer) int {
 		return exitOK
 	case !rep.Middle:
 		fmt.Fprintf(stdout, spanish.Pick("%s: damaged tail at byte %d (%s): %d bytes cut; %d records kept, the hash chain whole over them (head %s)\n", "%s: final dañado en el byte %d (%s): %d bytes cortados; %d registros conservados, con la cadena de hashes entera (cabeza %s)\n"),
-			path, rep.Offset, rep.Reason, rep.Cut, len(payloads), head)
+			path, rep.Offset, spanish.Local(rep.Reason), rep.Cut, len(payloads), head)
 		return exitOK
 	}
 	script, err := table.SaveRecovered(rep)
@@ -145,12 +145,12 @@ func journalSalvage(dir string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	why := fmt.Sprintf("the journal was damaged at byte %d (%s); the game resumes from record %d, before the damage; %d records after it are in %s, the original in %s",
-		rep.Offset, rep.Reason, len(payloads), len(rep.Recovered), script, rep.Original)
+		rep.Offset, spanish.Local(rep.Reason), len(payloads), len(rep.Recovered), script, rep.Original)
 	if err := journal.WriteFileAtomic(filepath.Join(dir, table.CheckName), []byte(why+"\n"), 0o640); err != nil {
 		fmt.Fprintf(stderr, "parchisd journal salvage: %s\n", spanish.Local(err.Error()))
 		return exitFail
 	}
-	fmt.Fprintf(stdout, spanish.Pick("%s: damaged at byte %d (%s)\n", "%s: dañado en el byte %d (%s)\n"), path, rep.Offset, rep.Reason)
+	fmt.Fprintf(stdout, spanish.Pick("%s: damaged at byte %d (%s)\n", "%s: dañado en el byte %d (%s)\n"), path, rep.Offset, spanish.Local(rep.Reason))
 	fmt.Fprintf(stdout, spanish.Pick("  kept:      the original, untouched, as %s\n", "  guardado:  el original, intacto, como %s\n"), rep.Original)
 	fmt.Fprintf(stdout, spanish.Pick("  journal:   cut to the %d records before the damage; the hash chain holds over them (head %s)\n", "  diario:    cortado a los %d registros anteriores al daño; la cadena de hashes se mantiene en ellos (cabeza %s)\n"), len(payloads), head)
 	fmt.Fprintf(stdout, spanish.Pick("  chain:     breaks at byte %d (record %d): the %d valid records after it, from byte %d, cannot be chained to those before\n", "  cadena:    se rompe en el byte %d (registro %d): los %d registros válidos de después, desde el byte %d, no se pueden encadenar con los anteriores\n"),

@@ -183,10 +183,10 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.As(err, &te) {
 			err = te.Err
 		}
-		fmt.Fprintf(w, "%d\t%v\n", a, err)
+		fmt.Fprintf(w, "%d\t%s\n", a, l.Say(err.Error()))
 	}
 	if action == "show" {
-		fmt.Fprintln(w, "tile\tboot\tchannels\tone\ttwo\thysteresis\tcolours")
+		fmt.Fprintln(w, l.Pick("tile\tboot\tchannels\tone\ttwo\thysteresis\tcolours", "placa\tarranque\tcanales\tone\ttwo\thysteresis\tcolores"))
 		for _, a := range list {
 			st, err := s.Status(a)
 			if err != nil {
@@ -197,7 +197,7 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%d\t%d\t%s\n", a, st.Boot, st.Channels, c.One, c.Two, c.Hysteresis, colourText(c))
 		}
 	} else {
-		fmt.Fprintln(w, "tile\tone\ttwo\thysteresis\tcolours\tbaselines")
+		fmt.Fprintln(w, l.Pick("tile\tone\ttwo\thysteresis\tcolours\tbaselines", "placa\tone\ttwo\thysteresis\tcolores\treferencias"))
 		for _, a := range list {
 			c := protocol.Calibration{}
 			if thresholds == nil || colour == nil {
@@ -217,9 +217,9 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fail(a, err)
 				continue
 			}
-			base := "kept"
+			base := l.Pick("kept", "las de antes")
 			if *empty {
-				base = "taken from the next scan"
+				base = l.Pick("taken from the next scan", "de la siguiente lectura")
 			}
 			fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%s\t%s\n", a, got.One, got.Two, got.Hysteresis, colourText(got), base)
 		}
@@ -304,12 +304,18 @@ func parseAddrs(s string) ([]uint8, error) {
 	return out, nil
 }
 
-// colourText says which colour each pole means.
+// colourText says which colour each pole means, in the locale's
+// language.
 func colourText(c protocol.Calibration) string {
+	l := spanish.LocaleLang()
 	if !c.Colours {
-		return "not read"
+		return l.Pick("not read", "no se leen")
 	}
-	return fmt.Sprintf("north %s, south %s", engine.Colour(c.North).Name(), engine.Colour(c.South).Name())
+	north, south := engine.Colour(c.North), engine.Colour(c.South)
+	if l == spanish.Spanish {
+		return fmt.Sprintf("norte %s, sur %s", spanish.ColourNoun(north.String()), spanish.ColourNoun(south.String()))
+	}
+	return fmt.Sprintf("north %s, south %s", north.Name(), south.Name())
 }
 
 // tilesErrorsES says parchisd tiles' usage errors in Spanish, by their
