@@ -217,7 +217,7 @@ func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdou
 			}
 		}
 		if err := sc.Err(); err != nil {
-			fmt.Fprintf(stderr, "parchis dice read: stdin: %v\n", err)
+			fmt.Fprintf(stderr, "parchis dice read: stdin: %s\n", spanish.Local(err.Error()))
 			return 2
 		}
 	}
@@ -257,7 +257,7 @@ func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Write
 		labels, err := vision.ReadLabels(f)
 		f.Close()
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice eval: %s: %v\n", filepath.Join(dir, "labels.csv"), err)
+			fmt.Fprintf(stderr, "parchis dice eval: %s: %s\n", filepath.Join(dir, "labels.csv"), spanish.Local(err.Error()))
 			code = 2
 		}
 		var t vision.Tally
