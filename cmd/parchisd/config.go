@@ -26,7 +26,11 @@ func runConfig(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	stdout.Write(config.DefaultDaemonYAML())
+	if l == spanish.Spanish {
+		stdout.Write(config.DefaultDaemonYAMLSpanish())
+	} else {
+		stdout.Write(config.DefaultDaemonYAML())
+	}
 	return exitOK
 }
 

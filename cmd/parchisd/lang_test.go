@@ -84,3 +84,13 @@ func runIn(t *testing.T, lang string, args []string) string {
 	run(args, strings.NewReader(""), &stdout, &stderr)
 	return stdout.String() + stderr.String()
 }
+
+// TestLang_ConfigExplainedInSpanish: parchisd config prints the settings
+// explained in the locale's language, the same settings in both.
+func TestLang_ConfigExplainedInSpanish(t *testing.T) {
+	es := runIn(t, "es_ES.UTF-8", []string{"config"})
+	en := runIn(t, "en_US.UTF-8", []string{"config"})
+	if !strings.HasPrefix(es, "# Configuración de parchisd.") || !strings.HasPrefix(en, "# parchisd configuration.") {
+		t.Errorf("config: Spanish starts %q, English %q", strings.SplitN(es, "\n", 2)[0], strings.SplitN(en, "\n", 2)[0])
+	}
+}
