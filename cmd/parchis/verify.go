@@ -85,7 +85,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		sdec := json.NewDecoder(bytes.NewReader(raw))
 		sdec.DisallowUnknownFields()
 		if serr := sdec.Decode(&sg); serr != nil || sg.Seq == 0 {
-			return fail("%s: %s: %v", fs.Arg(0), lang.Pick("neither a result nor a table's saved game", "no es ni un resultado ni una partida guardada por una mesa"), err)
+			return fail("%s: %s: %v", fs.Arg(0), lang.Pick("neither a result nor a table's saved game", "no es ni un resultado ni una partida guardada por una mesa"), lang.Say(err.Error()))
 		}
 		return verifySaved(fs.Arg(0), fs.Arg(1), &sg, lang, stdout, stderr)
 	}
@@ -96,7 +96,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail("%v", err)
 		}
 		if err := json.Unmarshal(b, &judges); err != nil {
-			return fail("%s: %v", *judgesFile, err)
+			return fail("%s: %s", *judgesFile, lang.Say(err.Error()))
 		}
 	}
 

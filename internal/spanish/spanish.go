@@ -253,6 +253,9 @@ var detailForms = func() []detailForm {
 		{`^(?:write|sync|open|create|mkdir|rename) (.+): read-only file system$`, `$1: el sistema de ficheros es de solo lectura`},
 		{`^(\S+): (?:open|stat|read|lstat) (.+): no such file or directory$`, `$1: $2: no existe`},
 		{`^image: (.+)$`, `imagen: $1`},
+		{`^invalid character '(.+)' looking for beginning of value$`, `carácter '$1' inesperado: no empieza ningún valor JSON`},
+		{`^unexpected end of JSON input$`, `el JSON se acaba antes de tiempo`},
+		{`^json: unknown field "(.*)"$`, `json: campo «$1» desconocido`},
 		{`^judges: the demo judge juez/juez is allowed only on a loopback address: give the judges \(a judges file\) \(addr (\S+)\)$`, `panel: el juez de demostración juez/juez solo se admite en una dirección local (loopback): indique los jueces (un fichero de jueces) (addr $1)`},
 		{`^the demo judge juez/juez is allowed only on a loopback address: give the judges \(a judges file\)$`, `el juez de demostración juez/juez solo se admite en una dirección local (loopback): indique los jueces (un fichero de jueces)`},
 		// the journal's damage
