@@ -17,17 +17,18 @@ var (
 		should would what where how there their they than more less all any but out up down over under
 		while without until also both other another same such still already again found lights
 		sensors throws lost wins win won waiting given give reading writing takes turn
-		judge's table's`)
+		judge's table's you your will here now yet done does doesn't don't can't isn't`)
 	spanishOnly = strings.Fields(`de la el los las que una uno con para por del al se son cada sin
 		fichero ficha fichas partida mesa uso opciones ejemplo defecto juez jueces tirada casa meta
 		seguro barrera pareja turno orden falta hay`)
 )
 
 // word is one word of text; code is what sits around words that are not
-// prose: flags (-name), paths, file names, placeholders (<n>), templates.
+// prose: flags (-name), paths, file names, placeholders (<n>), templates,
+// keys and hashes (letters next to digits).
 var word = regexp.MustCompile(`[\p{L}']+`)
 
-const code = "-_/.<>=$@%*\\"
+const code = "-_/.<>=$@%*+\\0123456789"
 
 // EnglishIn returns the words of text, meant to be Spanish, that are
 // English (once each, in order); nil when there are none. Words that are

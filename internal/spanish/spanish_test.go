@@ -85,3 +85,10 @@ func TestEnglishLines(t *testing.T) {
 		t.Errorf("EnglishLines = %q, want the one English line left", got)
 	}
 }
+
+// Words inside keys and hashes are not words: a base64 key holds "bE".
+func TestEnglishIn_KeysAreNotWords(t *testing.T) {
+	if w := EnglishIn("clave StwqIejobfa56SQmY2oBbJNcn2DKH36bE4Vl1iiPLZQ= y hash 3b1f9c0e"); len(w) > 0 {
+		t.Errorf("English words %q in a key", w)
+	}
+}
