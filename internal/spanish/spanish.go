@@ -10,6 +10,7 @@ package spanish
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // colourNoun and pieceAdjective say a colour by its letter: as a player
@@ -27,10 +28,13 @@ func ColourNoun(letter string) string { return colourNoun[letter] }
 // roja, verde.
 func PieceAdjective(letter string) string { return pieceAdjective[letter] }
 
-// detailForm is one English sentence and its Spanish form.
+// detailForm is one English sentence and its Spanish form; prefix is
+// what every sentence it matches starts with, checked first because it is
+// cheaper than the pattern.
 type detailForm struct {
-	re *regexp.Regexp
-	es string
+	re     *regexp.Regexp
+	es     string
+	prefix string
 }
 
 // colourWord is the pattern of a colour's English name.
@@ -310,7 +314,9 @@ var detailForms = func() []detailForm {
 	}
 	out := make([]detailForm, len(pairs))
 	for i, p := range pairs {
-		out[i] = detailForm{regexp.MustCompile(p.en), p.es}
+		re := regexp.MustCompile(p.en)
+		prefix, _ := re.LiteralPrefix()
+		out[i] = detailForm{re, p.es, prefix}
 	}
 	return out
 }()
@@ -321,7 +327,45 @@ var colourByName = map[string]string{"Yellow": "Y", "Blue": "B", "Red": "R", "Gr
 // Say returns the Spanish form of s and whether it has one. A sentence
 // made of parts joined by "; " or ", by judge" is said part by part.
 func Say(s string) (string, bool) {
+	said.Lock()
+	r, ok := said.m[s]
+	said.Unlock()
+	if ok {
+		return r.es, r.ok
+	}
+	es, found := say(s)
+	said.Lock()
+	if len(said.m) >= maxSaid {
+		clear(said.m)
+	}
+	said.m[s] = saying{es, found}
+	said.Unlock()
+	return es, found
+}
+
+// said keeps Say's answers: the judges' pages say the same sentences
+// again at every render, and trying every pattern of the catalogue on a
+// sentence costs tens of microseconds. It is emptied when it holds
+// maxSaid sentences.
+var said = struct {
+	sync.Mutex
+	m map[string]saying
+}{m: map[string]saying{}}
+
+const maxSaid = 4096
+
+// saying is one of Say's answers.
+type saying struct {
+	es string
+	ok bool
+}
+
+// say is Say without its memory.
+func say(s string) (string, bool) {
 	for _, f := range detailForms {
+		if !strings.HasPrefix(s, f.prefix) {
+			continue
+		}
 		m := f.re.FindStringSubmatchIndex(s)
 		if m == nil {
 			continue

@@ -92,3 +92,28 @@ func TestEnglishIn_KeysAreNotWords(t *testing.T) {
 		t.Errorf("English words %q in a key", w)
 	}
 }
+
+// BenchmarkSay says sentences as a judges' page does for each event: one
+// found early in the catalogue, one late, one with no Spanish form (the
+// whole catalogue tried); the first time (say), and again (Say, which
+// remembers).
+func BenchmarkSay(b *testing.B) {
+	for _, s := range []string{
+		"no legal move: the throw is lost",
+		`line 15: "Y 5 5-10": illegal move 5-10: pieces never move backwards (backwards, RULES.md §5)`,
+		"something the catalogue does not know",
+	} {
+		b.Run(s[:12], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				say(s)
+			}
+		})
+		b.Run(s[:12]+" again", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Say(s)
+			}
+		})
+	}
+}
