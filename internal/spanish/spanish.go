@@ -334,6 +334,9 @@ func Say(s string) (string, bool) {
 		return r.es, r.ok
 	}
 	es, found := say(s)
+	if len(s) > maxSaidLen {
+		return es, found
+	}
 	said.Lock()
 	if len(said.m) >= maxSaid {
 		clear(said.m)
@@ -346,13 +349,17 @@ func Say(s string) (string, bool) {
 // said keeps Say's answers: the judges' pages say the same sentences
 // again at every render, and trying every pattern of the catalogue on a
 // sentence costs tens of microseconds. It is emptied when it holds
-// maxSaid sentences.
+// maxSaid sentences, and keeps none longer than maxSaidLen bytes, so
+// that it stays within a couple of megabytes whatever the tables send.
 var said = struct {
 	sync.Mutex
 	m map[string]saying
 }{m: map[string]saying{}}
 
-const maxSaid = 4096
+const (
+	maxSaid    = 4096
+	maxSaidLen = 256
+)
 
 // saying is one of Say's answers.
 type saying struct {

@@ -2,6 +2,8 @@ package spanish
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -115,5 +117,29 @@ func BenchmarkSay(b *testing.B) {
 				Say(s)
 			}
 		})
+	}
+}
+
+// Say's memory stays bounded: a long sentence is not kept, and it is
+// emptied when full.
+func TestSay_MemoryBounded(t *testing.T) {
+	long := "line 1: " + strings.Repeat("x", maxSaidLen)
+	if _, ok := Say(long); !ok {
+		t.Error("a long sentence is not said")
+	}
+	said.Lock()
+	_, kept := said.m[long]
+	said.Unlock()
+	if kept {
+		t.Error("a sentence longer than maxSaidLen kept")
+	}
+	for i := range maxSaid + 10 {
+		Say("sentence " + strconv.Itoa(i))
+	}
+	said.Lock()
+	n := len(said.m)
+	said.Unlock()
+	if n > maxSaid {
+		t.Errorf("%d sentences kept, want at most %d", n, maxSaid)
 	}
 }
