@@ -275,15 +275,26 @@ func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Write
 			total.Add(l.Want, res, took)
 		}
 		fmt.Fprintf(stdout, "== %s\n", dir)
-		if err := t.WriteMatrix(stdout); err != nil {
+		if err := writeMatrix(stdout, &t); err != nil {
 			return 2
 		}
 	}
 	if len(dirs) > 1 {
 		fmt.Fprintln(stdout, "== total")
-		if err := total.WriteMatrix(stdout); err != nil {
+		if err := writeMatrix(stdout, &total); err != nil {
 			return 2
 		}
 	}
 	return code
+}
+
+// writeMatrix writes a tally's confusion matrix and summary
+// (vision.Tally.WriteMatrix) with its words in the locale's language.
+func writeMatrix(w io.Writer, t *vision.Tally) error {
+	var b strings.Builder
+	if err := t.WriteMatrix(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, spanish.Local(b.String()))
+	return err
 }

@@ -257,6 +257,13 @@ var detailForms = func() []detailForm {
 		{`^(?:write|sync|open|create|mkdir|rename) (.+): read-only file system$`, `$1: el sistema de ficheros es de solo lectura`},
 		{`^(\S+): (?:open|stat|read|lstat) (.+): no such file or directory$`, `$1: $2: no existe`},
 		{`^image: (.+)$`, `imagen: $1`},
+		// parchis dice eval's confusion matrix and summary (vision.Tally)
+		{`^( *) true\\read(.*)$`, `${1}real\leído$2`},
+		{`^true\\read(.*)$`, `real\leído$1`},
+		{`^values (\d+): read-rate (\S+) \((\d+)\), wrong-rate (\S+) \((\d+)\)$`, `valores $1: tasa de lectura $2 ($3), tasa de error $4 ($5)`},
+		{`^multi (\S+) of (\d+)$`, `multi $1 de $2`},
+		{`^edge (\S+) of (\d+) \((\d+) given a value\)$`, `edge $1 de $2 ($3 con un valor dado)`},
+		{`^(\S+) ms/image$`, `$1 ms/imagen`},
 		{`^invalid character '(.+)' looking for beginning of value$`, `carácter '$1' inesperado: no empieza ningún valor JSON`},
 		{`^unexpected end of JSON input$`, `el JSON se acaba antes de tiempo`},
 		{`^json: unknown field "(.*)"$`, `json: campo «$1» desconocido`},
