@@ -17,6 +17,15 @@ func TestSay(t *testing.T) {
 			"línea 15: «Y 5 5-10»: movimiento ilegal 5-10: las fichas nunca retroceden (backwards, reglamento §5)"},
 		{"line 9: header lacks the tag Table", "línea 9: a la cabecera le falta la etiqueta Table"},
 		{"record replays to a win of BG, the result says YR", "el acta lleva a una victoria de BG, el resultado dice YR"},
+		{"flag provided but not defined: -x", "opción desconocida: -x"},
+		{`invalid value "abc" for flag -n: parse error`, "valor «abc» no válido para la opción -n: no tiene la forma esperada"},
+		{"open /nope/game.txt: no such file or directory", "/nope/game.txt: no existe"},
+		{`sensors: no GPIO named "GPIO99"`, "sensores: no hay ningún GPIO llamado «GPIO99»"},
+		{"broker: listen 127.0.0.1:1883: listen tcp 127.0.0.1:1883: bind: address already in use", "broker: escuchar en 127.0.0.1:1883: 127.0.0.1:1883: la dirección ya está en uso"},
+		{`/etc/parchisd.yaml: config: line 4: camera.fps: 500: want 1 to 120`, "/etc/parchisd.yaml: configuración: línea 4: camera.fps: 500: de 1 a 120"},
+		{"tile 4: no good answer: no answer", "placa 4: ninguna respuesta válida: no responde"},
+		{"the journal cannot be written (write /d/table.journal: no space left on device): the game goes on in memory, 3 inputs held",
+			"no se puede escribir el diario (/d/table.journal: no queda espacio en el disco): la partida sigue en memoria, con 3 entradas retenidas"},
 	} {
 		if got, ok := Say(c.en); !ok || got != c.es {
 			t.Errorf("Say(%q) = %q, %v; want %q", c.en, got, ok, c.es)
