@@ -1,10 +1,14 @@
-// Package spanish says in Spanish the sentences the referee, the rules
-// engine and the tables write in English (events' details, rule and
-// position errors, answers to commands, a record's errors), for the
-// judges' pages and the command line. Each sentence has a pattern and
-// its Spanish form, where $1… are the pattern's groups, ${cN} is group N
+// Package spanish is the project's one way of speaking Spanish. It
+// chooses the language from the locale (LC_ALL, LC_MESSAGES, LANG: Lang,
+// LocaleLang, Pick), and says in Spanish the sentences the referee, the
+// rules engine, the tables and the commands write in English (events'
+// details, rule and position errors, answers to commands, a record's
+// errors, the flag package's and the system's errors), for the judges'
+// pages and the command line (Say). Each sentence has a pattern and its
+// Spanish form, where $1… are the pattern's groups, ${cN} is group N
 // taken as a colour's English name (Amarillo…) and ${fN} the same as an
-// adjective of a piece (amarilla…).
+// adjective of a piece (amarilla…). EnglishIn and SpanishIn are the
+// tests' check that a text is in the language meant.
 package spanish
 
 import (
