@@ -121,12 +121,8 @@ func NewFlags(prog, name, synopsis, about, example string, stderr io.Writer) *fl
 		w := fs.Output()
 		lang := spanish.LocaleLang()
 		fmt.Fprintf(w, "%s: %s %s %s\n\n%s\n", lang.Pick("usage", "uso"), prog, name, synopsis, about)
-		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(w)
-		if b.Len() > 0 {
-			fmt.Fprintf(w, "\n%s:\n%s", lang.Pick("flags", "opciones"), flagDefaults(lang, b.String()))
+		if flags := defaults(fs, lang); flags != "" {
+			fmt.Fprintf(w, "\n%s:\n%s", lang.Pick("flags", "opciones"), flags)
 		}
 		fmt.Fprintf(w, "\n%s:\n%s\n", lang.Pick("example", "ejemplo"), example)
 	}
@@ -139,9 +135,8 @@ func NewFlags(prog, name, synopsis, about, example string, stderr io.Writer) *fl
 // usage go to the flag set's output (standard error).
 func Parse(fs *flag.FlagSet, args []string, usage int) int {
 	// The flag package shows the usage itself, before Parse can tell a
-	// help asked for from a mistake: hold it until then.
-	// Its error, written by the flag package itself, is said in the
-	// locale's language.
+	// help asked for from a mistake: hold it until then. The error it
+	// writes is held too, to be said in the locale's language.
 	show, out := fs.Usage, fs.Output()
 	var said strings.Builder
 	fs.Usage = func() {}
@@ -202,12 +197,17 @@ func HashPassword(prog string, args []string, stdin io.Reader, stdout, stderr io
 // PrintDefaults prints the flags of fs as flag.PrintDefaults does, in the
 // locale's language, for a command that writes its own usage.
 func PrintDefaults(fs *flag.FlagSet) {
+	fmt.Fprint(fs.Output(), defaults(fs, spanish.LocaleLang()))
+}
+
+// defaults returns what flag.PrintDefaults writes for fs, in lang.
+func defaults(fs *flag.FlagSet, lang spanish.Lang) string {
 	w := fs.Output()
 	var b strings.Builder
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	fs.SetOutput(w)
-	fmt.Fprint(w, flagDefaults(spanish.LocaleLang(), b.String()))
+	return flagDefaults(lang, b.String())
 }
 
 // flagTypes says in Spanish the kinds of value flag.PrintDefaults names.
