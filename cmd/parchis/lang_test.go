@@ -91,6 +91,9 @@ func TestLang_EveryCommandSpeaksTheLocale(t *testing.T) {
 			es := runIn(t, "es_ES.UTF-8", c)
 			en := runIn(t, "en_US.UTF-8", c)
 			checkLanguages(t, es, en)
+			if n := len(c.args); n > 0 && c.args[n-1] == "-h" && (!strings.HasPrefix(es, "uso: ") || !strings.HasPrefix(en, "usage: ")) {
+				t.Errorf("help: Spanish starts %q, English %q", strings.SplitN(es, "\n", 2)[0], strings.SplitN(en, "\n", 2)[0])
+			}
 		})
 	}
 }

@@ -57,6 +57,9 @@ func TestLang_EveryCommandSpeaksTheLocale(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			es := runIn(t, "es_ES.UTF-8", args)
 			en := runIn(t, "en_US.UTF-8", args)
+			if n := len(args); n > 0 && args[n-1] == "-h" && (!strings.HasPrefix(es, "uso: ") || !strings.HasPrefix(en, "usage: ")) {
+				t.Errorf("help: Spanish starts %q, English %q", strings.SplitN(es, "\n", 2)[0], strings.SplitN(en, "\n", 2)[0])
+			}
 			if es == en {
 				t.Errorf("the same text in both languages:\n%s", es)
 			}
