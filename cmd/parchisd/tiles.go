@@ -321,8 +321,8 @@ func colourText(c protocol.Calibration) string {
 // tilesErrorsES says parchisd tiles' usage errors in Spanish, by their
 // English format.
 var tilesErrorsES = spanish.Forms{
-	"want show or calibrate, not %q (parchisd tiles -h explains)": "se espera show o calibrate, no %q (parchisd tiles -h lo explica)",
-	"unexpected argument %q":           "argumento de más %q",
+	"want show or calibrate, not %q (parchisd tiles -h explains)": "se espera show o calibrate, no «%s» (parchisd tiles -h lo explica)",
+	"unexpected argument %q":           "argumento de más «%s»",
 	"want -config FILE or -serial DEV": "se espera -config FICHERO o -serial DISP",
 	"-layout is for -serial; with -config the tiles are those of its layout": "-layout es para -serial; con -config las placas son las de su disposición",
 	"-timeout %v: want %v…%v": "-timeout %v: ha de estar entre %v y %v",
