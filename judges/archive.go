@@ -391,6 +391,31 @@ func (s *Server) keepResult(id string, c *Checked) {
 	}
 }
 
+// recordText returns a game record as a result's panel shows it in lang:
+// in Spanish, its comment lines (infractions and judges' corrections,
+// with their times) are said in Spanish as the archive says them
+// (commentText); the header and the action lines, which are notation
+// (NOTATION.md), are left as they are.
+func recordText(lang, record string) string {
+	if lang != LangES {
+		return record
+	}
+	lines := strings.Split(record, "\n")
+	for i, line := range lines {
+		note, ok := strings.CutPrefix(line, ";")
+		if !ok {
+			continue
+		}
+		note = strings.TrimSpace(note)
+		text := commentText(lang, note)
+		if strings.HasPrefix(note, "judge set ") {
+			text = T(lang, "event.correction") + ": " + text
+		}
+		lines[i] = "; " + text
+	}
+	return strings.Join(lines, "\n")
+}
+
 // commentText says a record's comment line in lang: an infraction
 // ("HH:MM:SS infraction RULE COLOUR [MOVE]: DETAIL") or a judge's
 // correction ("judge set PPN by NAME at HH:MM:SS") in words; any other

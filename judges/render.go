@@ -296,7 +296,7 @@ func viewResult(lang string, t *Table) *resultView {
 // tells its forms apart (empty for the current result).
 func viewChecked(lang string, t *Table, c *Checked, key string) *resultView {
 	r := c.Result
-	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
+	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: recordText(lang, r.Record), Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
 		Signature: "sig-unregistered", Problem: Detail(lang, c.Problem), VerdictProblem: Detail(lang, c.VerdictProblem), Key: key}
 	switch {
 	case c.Problem != "":
@@ -375,7 +375,7 @@ func short(h string) string {
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts,
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: alertsIn(lang, t.Alerts),
 		table: t}
 	switch t.Status {
 	case "online", "offline":
@@ -545,4 +545,16 @@ func parseTemplates() (*template.Template, error) {
 		},
 	}
 	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
+}
+
+// alertsIn says a table's alerts (parchisd's daemon.alerts) in lang.
+func alertsIn(lang string, alerts []string) []string {
+	if lang != LangES || len(alerts) == 0 {
+		return alerts
+	}
+	out := make([]string, len(alerts))
+	for i, a := range alerts {
+		out[i] = Detail(lang, a)
+	}
+	return out
 }
