@@ -62,6 +62,7 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon twice")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	metricsAddr := freeAddr(t)

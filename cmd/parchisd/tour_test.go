@@ -133,6 +133,7 @@ func TestSimTour_ResultCertifiedByAJudge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	hash, err := broadcast.HashPassword("s3cret")

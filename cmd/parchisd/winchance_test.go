@@ -26,6 +26,7 @@ func TestSim_WinChanceInState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulated table")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	cfg, broker, _ := simConfig(t, dir, "", "win_chance:\n  playouts: 300\n")
@@ -84,6 +85,7 @@ func TestSim_RobotPartner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulated table")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	for _, level := range []string{"greedy", "mc:200"} {
 		t.Run(level, func(t *testing.T) { robotPartner(t, bin, level) })
@@ -149,6 +151,7 @@ func TestSim_NewGameSeatsRobots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	hash, err := broadcast.HashPassword("s3cret")
