@@ -179,11 +179,17 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 func (d *Driver) At() time.Time { return d.at() }
 
 // Resume puts the pieces on the board as the table's game has them, to go
-// on with a game replayed from the journal.
-func (d *Driver) Resume() {
+// on with a game replayed from the journal, and has the table re-check
+// the board, as the daemon does with its sensors when it starts. Without
+// that, the referee would keep the last board of the run that stopped (a
+// piece in hand, a victim not yet home) while the players see every piece
+// in place: each throw would be refused as early, the players would throw
+// again, and the game would never go on.
+func (d *Driver) Resume() ([]referee.Event, error) {
 	pos := d.Table.Referee().Position()
 	b := board.Expected(&pos)
 	d.Board.SetAll(&b)
 	d.raw = b
 	d.deb = hw.NewDebouncer(&d.raw, d.opts.Debounce)
+	return d.Table.Handle(referee.Input{At: d.at(), Kind: referee.InputBoard, Board: d.raw}, "")
 }

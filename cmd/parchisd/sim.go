@@ -199,7 +199,9 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 		return err
 	}
 	if pos := d.table.Referee().Position(); d.table.Referee().Game() != nil && pos.Phase() != engine.PhaseEnd {
-		drv.Resume()
+		if _, err := drv.Resume(); err != nil {
+			return err
+		}
 		log.Info("resuming the game in the journal", "position", pos.String())
 	} else if err := newGame(); err != nil {
 		return err
