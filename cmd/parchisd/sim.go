@@ -195,6 +195,9 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	played := 0
 	newGame := func() error {
 		starter := engine.Colour((cfg.Sim.Seed + uint64(played)) % engine.NumColours)
+		if err := d.journalRobots(); err != nil {
+			return err
+		}
 		_, err := drv.Start(starter, names)
 		return err
 	}
