@@ -1,6 +1,7 @@
 package simtable
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -132,4 +133,67 @@ func oneTooFar(seen, want *board.Snapshot) bool {
 	}
 	next, ok := engine.Advance(colour, missing[0], 1)
 	return ok && next == extra[0]
+}
+
+// TestResume_ShortRuns_PlayersChooseAfresh stops a simulated table again
+// and again, each run a few actions long, from the game's start, where
+// every piece is home and a 5 must come to take one out. Players seeded
+// alike at every restart would throw the same values each run, and some
+// seeds never a 5: each run must throw afresh, and a piece come out.
+func TestResume_ShortRuns_PlayersChooseAfresh(t *testing.T) {
+	cases := []struct {
+		seed  uint64
+		every int // frames a run lasts
+	}{
+		{3, 60}, {4, 60}, {5, 60}, {3, 100}, {4, 100}, {5, 100},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("seed %d, runs of %d frames", tc.seed, tc.every), func(t *testing.T) {
+			dir := t.TempDir()
+			open := func() *table.Table {
+				tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}, Dir: dir,
+					Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tb
+			}
+			tb := open()
+			defer func() { tb.Close() }()
+			opts := DefaultOpts
+			opts.Seed = tc.seed
+			d := NewDriver(tb, opts)
+			if _, err := d.Start(engine.Yellow, [4]string{}); err != nil {
+				t.Fatal(err)
+			}
+			var thrown [][]int
+			for run := range 20 {
+				for range tc.every {
+					if _, err := d.Tick(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				thrown = append(thrown, d.Players.Throws)
+				pos := tb.Referee().Position()
+				for c := engine.Colour(0); c < engine.NumColours; c++ {
+					for _, s := range pos.Pieces(c) {
+						if s.Kind() != engine.Home {
+							t.Logf("a piece out in run %d", run+1)
+							return
+						}
+					}
+				}
+				if err := tb.Close(); err != nil {
+					t.Fatal(err)
+				}
+				tb = open()
+				opts.Epoch = tb.LastInput()
+				d = NewDriver(tb, opts)
+				if _, err := d.Resume(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Errorf("every piece still home after 20 runs of %d frames; the values thrown, run by run: %v", tc.every, thrown)
+		})
+	}
 }
