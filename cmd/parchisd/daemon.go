@@ -635,8 +635,6 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 	}
 }
 
-// input hands one input to the table and returns the number of its last
-// event.
 // journalRobots journals the robot partners seated now as those of the
 // next game to start, so that a restart seats them again.
 func (d *daemon) journalRobots() error {
@@ -644,6 +642,8 @@ func (d *daemon) journalRobots() error {
 	return err
 }
 
+// input hands one input to the table and returns the number of its last
+// event.
 func (d *daemon) input(in referee.Input) (uint64, error) {
 	events, err := d.table.Handle(in, "")
 	if err != nil {
