@@ -30,6 +30,7 @@ import (
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/tablescript"
 )
 
 // daemon holds what the table daemon runs, whatever its hardware: the
@@ -62,7 +63,8 @@ type daemon struct {
 	feedHeld []referee.Event
 	feedErr  error
 	// robots are the robot partners of the game: the configuration's,
-	// or those of the judges' last new-game command.
+	// or those of the judges' last new-game command; after a restart,
+	// those the journal gives the game in play.
 	robots *robot.Seats
 	// stopRobots stops the robots' thinking goroutine; ctx is the
 	// daemon's.
@@ -266,6 +268,17 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	})
 	if err != nil {
 		return nil, err
+	}
+	if levels, ok := d.table.Robots(); ok {
+		// The robot partners the game was started with, not the
+		// configuration's: a judge may have seated others.
+		robots, err := robot.NewByColour(levels, 1)
+		if err != nil {
+			return nil, fmt.Errorf("robot partners in the journal: %w", err)
+		}
+		d.seat(robots)
+		r := d.table.Referee()
+		d.showLights(&table.Update{Lights: r.Lights(), Position: r.Position()})
 	}
 	if d.pub != nil && d.pub.LastSeq() > d.table.Referee().Seq() {
 		// The feed had events the journal no longer has (it was damaged):
@@ -589,7 +602,9 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 		// lights already show their moves.
 		old := d.robots
 		d.seat(robots)
-		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
+		if err = d.journalRobots(); err == nil {
+			seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
+		}
 		if err != nil {
 			d.seat(old)
 			break
@@ -630,6 +645,13 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 	if err := req.Answer(seq, err); err != nil {
 		log.Warn("reply not sent", "err", err)
 	}
+}
+
+// journalRobots journals the robot partners seated now as those of the
+// next game to start, so that a restart seats them again.
+func (d *daemon) journalRobots() error {
+	_, err := d.table.Step(tablescript.Step{Verb: tablescript.VerbRobots, Robots: d.robots.ByColour()}, "")
+	return err
 }
 
 // input hands one input to the table and returns the number of its last

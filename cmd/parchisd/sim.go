@@ -198,11 +198,16 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	played := 0
 	newGame := func() error {
 		starter := engine.Colour((cfg.Sim.Seed + uint64(played)) % engine.NumColours)
+		if err := d.journalRobots(); err != nil {
+			return err
+		}
 		_, err := drv.Start(starter, names)
 		return err
 	}
 	if pos := d.table.Referee().Position(); d.table.Referee().Game() != nil && pos.Phase() != engine.PhaseEnd {
-		drv.Resume()
+		if _, err := drv.Resume(); err != nil {
+			return err
+		}
 		log.Info("resuming the game in the journal", "position", pos.String())
 	} else if err := newGame(); err != nil {
 		return err
