@@ -201,7 +201,7 @@ func (h *accessHook) Provides(b byte) bool {
 }
 
 // OnPublish keeps retained only what the feed retains — a table's status,
-// state and result, an event's standings — so that no client can fill the broker's memory with
+// state, result and results waiting, an event's standings — so that no client can fill the broker's memory with
 // retained messages on topics of its own making: any other retained
 // publish is passed on, not kept.
 func (h *accessHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Packet, error) {
@@ -215,6 +215,10 @@ func (h *accessHook) OnPublish(cl *mqtt.Client, pk packets.Packet) (packets.Pack
 	if u != nil && u.Role == RoleTable {
 		p := Prefix(u.Event, u.Table)
 		if pk.TopicName == p+TopicStatus || pk.TopicName == p+TopicState || pk.TopicName == p+TopicResult {
+			return pk, nil
+		}
+		// A result waiting for a verdict: one topic a record's hash.
+		if h, ok := strings.CutPrefix(pk.TopicName, p+TopicResults); ok && IsRecordHash(h) {
 			return pk, nil
 		}
 	}

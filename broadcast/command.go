@@ -26,7 +26,8 @@ var CommandTypes = []string{CmdNewGame, CmdCorrect, CmdCertify, CmdReject}
 // known type agreeing with the topic, an id and a judge, and the fields
 // its type needs — players as colour letters with names and a starter
 // among them for new-game, a valid PPN for correct, a certification with
-// the matching verdict by the same judge for certify and reject. Its
+// the matching verdict by the same judge, and the hash of the result it is
+// for, for certify and reject. Its
 // signature is checked by the Publisher, which knows the result and the
 // trusted judges. The error wraps ErrBadCommand and says what is wrong; the
 // returned Command carries the id when it could be read, for the reply.
@@ -134,9 +135,27 @@ func ParseCommand(typ string, payload []byte) (Command, error) {
 			return bad("%s: certification not signed", c.Type)
 		case c.Type == CmdReject && strings.TrimSpace(c.Certification.Reason) == "":
 			return bad("reject: missing reason")
+		case c.RecordSHA256 == "":
+			return bad("%s: missing record_sha256: name the result the verdict is for", c.Type)
+		case !IsRecordHash(c.RecordSHA256):
+			return bad("%s: record_sha256 %q: want 64 lower-case hex digits", c.Type, c.RecordSHA256)
 		}
 	}
 	return c, nil
+}
+
+// IsRecordHash reports whether s is a game record's hash as results carry
+// it (record_sha256): 64 lower-case hex digits.
+func IsRecordHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func isCommandType(t string) bool {

@@ -5,6 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,7 +63,14 @@ func TestFeed_Commands(t *testing.T) {
 		p, _ := startPublisher(t, tb, t.TempDir(), judges)
 		res := testResult(t, newKey(t))
 		res.Event, res.Table = tb.event, tb.table
-		if err := p.Result(res); err != nil {
+		res2 := res
+		res2.Record += "6\n"
+		res2.Sign(newKey(t))
+		if err := p.Result(res2); err != nil {
+			t.Fatal(err)
+		}
+		// Two results wait: a verdict names the one it is for.
+		if err := p.Results([]Result{res, res2}); err != nil {
 			t.Fatal(err)
 		}
 		waitUntil(t, "the publisher to connect", p.Connected)
@@ -125,7 +135,7 @@ func TestFeed_Commands(t *testing.T) {
 		}{
 			{CmdNewGame, signed(Command{ID: "g1", Type: CmdNewGame, Judge: "Ana", Players: map[string]string{"Y": "Ana", "B": "Bea", "R": "Rui", "G": "Gil"}, Starter: "B"}, judgeKey)},
 			{CmdCorrect, signed(Command{ID: "g2", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y", AtSeq: 7}, judgeKey)},
-			{CmdCertify, signed(Command{ID: "g3", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana")}, judgeKey)},
+			{CmdCertify, signed(Command{ID: "g3", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana"), RecordSHA256: res.RecordSHA256}, judgeKey)},
 		}
 		for i, g := range good {
 			send(judge, g.typ, g.cmd)
@@ -157,13 +167,17 @@ func TestFeed_Commands(t *testing.T) {
 			{"bad PPN", CmdCorrect, Command{ID: "b7", Judge: "Ana", Position: "nonsense"}, "position"},
 			{"missing judge", CmdCorrect, Command{ID: "b8", Position: "- Y throw 0 - Y"}, "missing judge"},
 			{"unknown judge", CmdCorrect, Command{ID: "b9", Judge: "Mallory", Position: "- Y throw 0 - Y"}, "unauthorised"},
-			{"certification by another key", CmdCertify, signed(Command{ID: "b10", Type: CmdCertify, Judge: "Ana", Certification: certification(otherKey, VerdictCertified, "Ana")}, judgeKey), "not among the trusted"},
-			{"tampered certification", CmdCertify, signed(Command{ID: "b11", Type: CmdCertify, Judge: "Ana", Certification: tampered}, judgeKey), "does not verify"},
-			{"verdict and type differ", CmdReject, Command{ID: "b12", Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana")}, "verdict"},
+			{"certification by another key", CmdCertify, signed(Command{ID: "b10", Type: CmdCertify, Judge: "Ana", Certification: certification(otherKey, VerdictCertified, "Ana"), RecordSHA256: res.RecordSHA256}, judgeKey), "not among the trusted"},
+			{"tampered certification", CmdCertify, signed(Command{ID: "b11", Type: CmdCertify, Judge: "Ana", Certification: tampered, RecordSHA256: res.RecordSHA256}, judgeKey), "does not verify"},
+			{"verdict and type differ", CmdReject, Command{ID: "b12", Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana"), RecordSHA256: res.RecordSHA256}, "verdict"},
 			{"unsigned", CmdCorrect, Command{ID: "b13", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}, "not signed"},
 			{"signed by another key", CmdCorrect, signed(Command{ID: "b14", Type: CmdCorrect, Judge: "Ana", Position: "- Y throw 0 - Y"}, otherKey), "not among the trusted"},
 			{"signed for another table", CmdCorrect, otherTable, "does not verify"},
 			{"altered after signing", CmdCorrect, altered, "does not verify"},
+			{"verdict naming no result", CmdCertify, signed(Command{ID: "b17", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana")}, judgeKey), "missing record_sha256"},
+			{"verdict naming an unknown result", CmdCertify, signed(Command{ID: "b18", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana"), RecordSHA256: strings.Repeat("ab", 32)}, judgeKey), "no result abab"},
+			{"verdict on one result naming another", CmdCertify, signed(Command{ID: "b19", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana"), RecordSHA256: res2.RecordSHA256}, judgeKey), "does not verify"},
+			{"verdict naming a bad hash", CmdCertify, signed(Command{ID: "b20", Type: CmdCertify, Judge: "Ana", Certification: certification(judgeKey, VerdictCertified, "Ana"), RecordSHA256: "abc"}, judgeKey), "64 lower-case hex"},
 		}
 		for _, b := range bad {
 			send(judge, b.typ, b.payload)
@@ -267,6 +281,93 @@ func TestFeed_RetainedSnapshot_RepublishedOnConnect(t *testing.T) {
 		latest(TopicStatus, &status)
 		if status.Status != "offline" {
 			t.Errorf("status after stopping: %q, want offline", status.Status)
+		}
+	})
+}
+
+// retainedUnder connects a fresh client, subscribes to filter and returns
+// the retained messages the broker gives it, by topic, once they have
+// stopped coming.
+func retainedUnder(t *testing.T, tb *testBroker, filter string) map[string][]byte {
+	t.Helper()
+	c := connect(t, tb, fmt.Sprintf("test-late-%d", time.Now().UnixNano()%1e9), "", "")
+	var mu sync.Mutex
+	got := map[string][]byte{}
+	tok := c.Subscribe(filter, 1, func(_ mqtt.Client, m mqtt.Message) {
+		if m.Retained() {
+			mu.Lock()
+			got[m.Topic()] = append([]byte(nil), m.Payload()...)
+			mu.Unlock()
+		}
+	})
+	if !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatalf("subscribe %s: %v", filter, tok.Error())
+	}
+	time.Sleep(300 * time.Millisecond)
+	c.Disconnect(0)
+	mu.Lock()
+	defer mu.Unlock()
+	return got
+}
+
+// Every result given to Results is retained on its own topic, named by its
+// record's hash, for a subscriber that comes later; one left out is
+// withdrawn, and one that changed (a verdict) is published again.
+func TestPublisher_ResultsRetainedEachOnItsTopic(t *testing.T) {
+	brokers(t, func(t *testing.T, tb *testBroker) {
+		p, _ := startPublisher(t, tb, t.TempDir(), Judges{})
+		key := newKey(t)
+		var rs []Result
+		for i := range 3 {
+			r := testResult(t, key)
+			r.Event, r.Table = tb.event, tb.table
+			// Unique to this run: Mosquitto keeps the retained results of
+			// earlier tests.
+			r.Record += fmt.Sprintf("%d\n{%d}\n", i, time.Now().UnixNano())
+			r.Sign(key)
+			rs = append(rs, r)
+		}
+		if err := p.Results(rs); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, "the publisher to connect", p.Connected)
+		prefix := Prefix(tb.event, tb.table) + TopicResults
+		want := func(what string, results map[string]string) {
+			t.Helper()
+			var got map[string][]byte
+			for try := 0; try < 20; try++ {
+				got = retainedUnder(t, tb, prefix+"+")
+				for topic := range got {
+					if !slices.ContainsFunc(rs, func(r Result) bool { return topic == prefix+r.RecordSHA256 }) {
+						delete(got, topic)
+					}
+				}
+				ok := len(got) == len(results)
+				for h, verdict := range results {
+					var r Result
+					if json.Unmarshal(got[prefix+h], &r) != nil || r.RecordSHA256 != h || (r.Certification == nil) != (verdict == "") ||
+						r.Certification != nil && r.Certification.Verdict != verdict {
+						ok = false
+					}
+				}
+				if ok {
+					return
+				}
+			}
+			t.Errorf("%s: retained %d results, want %v", what, len(got), results)
+		}
+		want("three waiting", map[string]string{rs[0].RecordSHA256: "", rs[1].RecordSHA256: "", rs[2].RecordSHA256: ""})
+
+		rs[1].Certification = &Certification{Verdict: VerdictCertified, Judge: "Ana"}
+		if err := p.Results(rs[1:]); err != nil {
+			t.Fatal(err)
+		}
+		want("the first withdrawn, the second certified", map[string]string{rs[1].RecordSHA256: VerdictCertified, rs[2].RecordSHA256: ""})
+
+		bad := rs[2]
+		bad.RecordSHA256 = "x/y"
+		if err := p.Results([]Result{bad}); err == nil || !strings.Contains(err.Error(), "record_sha256") {
+			t.Errorf("a result whose hash is no topic level: %v", err)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -355,8 +356,9 @@ func TestBroker_WebSocket_SameLimits(t *testing.T) {
 	}
 }
 
-// Only a table's status, state and result are kept retained: a judge's
-// retained command is passed on but not kept for later subscribers.
+// Only a table's status, state, result and results waiting (on a topic
+// named by a record's hash) are kept retained: a judge's retained command
+// is passed on but not kept for later subscribers.
 func TestBroker_RetainedOnlyTheFeeds(t *testing.T) {
 	tb := embeddedBroker(t)
 	prefix := Prefix(tb.event, tb.table)
@@ -372,6 +374,9 @@ func TestBroker_RetainedOnlyTheFeeds(t *testing.T) {
 	judge := connect("j", tb.judgeUser, tb.judgePass)
 	table.Publish(prefix+TopicState, 1, true, []byte(`{"seq":1}`)).WaitTimeout(5 * time.Second)
 	table.Publish(prefix+"other", 1, true, []byte(`x`)).WaitTimeout(5 * time.Second)
+	waiting := prefix + TopicResults + strings.Repeat("0f", 32)
+	table.Publish(waiting, 1, true, []byte(`{}`)).WaitTimeout(5 * time.Second)
+	table.Publish(prefix+TopicResults+"not-a-hash", 1, true, []byte(`{}`)).WaitTimeout(5 * time.Second)
 	judge.Publish(prefix+TopicCmd+"correct", 1, true, []byte(`{"id":"1"}`)).WaitTimeout(5 * time.Second)
 	got := make(chan string, 10)
 	late := connect("late", "", "")
@@ -389,7 +394,8 @@ func TestBroker_RetainedOnlyTheFeeds(t *testing.T) {
 			done = true
 		}
 	}
-	if len(topics) != 1 || topics[0] != prefix+TopicState {
-		t.Errorf("retained for a late subscriber: %v, want only the state", topics)
+	slices.Sort(topics)
+	if want := []string{waiting, prefix + TopicState}; !slices.Equal(topics, want) {
+		t.Errorf("retained for a late subscriber: %v, want only %v", topics, want)
 	}
 }

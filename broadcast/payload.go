@@ -20,8 +20,11 @@ const (
 	TopicState  = "state"  // retained full snapshot
 	TopicEvents = "events" // every event (a referee.Event), QoS 1, numbered
 	TopicResult = "result" // retained final result
-	TopicCmd    = "cmd/"   // judges' commands: cmd/<type>
-	TopicReply  = "reply"  // the table's answers to commands
+	// TopicResults is the prefix of results/<record_sha256>: each result
+	// waiting for a judge's verdict, retained, one topic a result.
+	TopicResults = "results/"
+	TopicCmd     = "cmd/"  // judges' commands: cmd/<type>
+	TopicReply   = "reply" // the table's answers to commands
 )
 
 // TopicStandings is an event's standings, parchis/v1/<event>/standings,
@@ -171,6 +174,9 @@ type Command struct {
 	Position string `json:"position,omitempty"`
 	// Certification, signed by the judge, for certify and reject.
 	Certification *Certification `json:"certification,omitempty"`
+	// RecordSHA256, for certify and reject, names the result the verdict
+	// is for by its record's hash: a table may have several waiting.
+	RecordSHA256 string `json:"record_sha256,omitempty"`
 	// AtSeq is the number of the table's last event the judge saw: a
 	// table refuses a correction or a new game once its game has moved on,
 	// so that neither acts on a position the judge did not see, nor can be

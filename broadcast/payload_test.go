@@ -68,7 +68,7 @@ func TestParseCommand_Valid(t *testing.T) {
 		{CmdNewGame, `{"id":"1","judge":"Ana","players":{"Y":"a","R":"b"},"starter":"R"}`},
 		{CmdCorrect, `{"id":"2","type":"correct","judge":"Ana","position":"- Y throw 0 - Y"}`},
 		{CmdNewGame, `{"id":"4","judge":"Ana","players":{"Y":"a","B":"b","R":"c"},"starter":"Y","bots":{"G":"mc:500"}}`},
-		{CmdReject, `{"id":"3","judge":"Ana","certification":{"verdict":"rejected","judge":"Ana","reason":"r","judge_key":"k","signature":"s","time":"2025-01-01T00:00:00Z"}}`},
+		{CmdReject, `{"id":"3","judge":"Ana","certification":{"verdict":"rejected","judge":"Ana","reason":"r","judge_key":"k","signature":"s","time":"2025-01-01T00:00:00Z"},"record_sha256":"` + strings.Repeat("0f", 32) + `"}`},
 	}
 	for _, tt := range tests {
 		c, err := ParseCommand(tt.typ, []byte(tt.payload))
@@ -105,11 +105,26 @@ func TestSignedText_Bots(t *testing.T) {
 	}
 }
 
+// TestSignedText_RecordSHA256: the result a verdict names is signed, and
+// a command naming none keeps the text it had before verdicts named one.
+func TestSignedText_RecordSHA256(t *testing.T) {
+	c := Command{ID: "1", Type: CmdCertify, Judge: "Ana", Certification: &Certification{Signature: "s"}}
+	before := string(c.SignedText("e", "t"))
+	if strings.Contains(before, "record_sha256") {
+		t.Errorf("signed text naming no result names one:\n%s", before)
+	}
+	c.RecordSHA256 = strings.Repeat("0f", 32)
+	want := strings.Replace(before, "certification_signature: s\n", "certification_signature: s\nrecord_sha256: \""+c.RecordSHA256+"\"\n", 1)
+	if got := string(c.SignedText("e", "t")); got != want {
+		t.Errorf("signed text naming a result:\n%s\nwant\n%s", got, want)
+	}
+}
+
 func FuzzParseCommand(f *testing.F) {
 	f.Add(CmdNewGame, []byte(`{"id":"1","judge":"Ana","players":{"Y":"a","R":"b"},"starter":"R"}`))
 	f.Add(CmdCorrect, []byte(`{"id":"2","judge":"Ana","position":"- Y throw 0 - Y"}`))
 	f.Add(CmdNewGame, []byte(`{"id":"4","judge":"Ana","players":{"Y":"a"},"starter":"Y","bots":{"G":"mc:9"}}`))
-	f.Add(CmdCertify, []byte(`{"id":"3","judge":"Ana","certification":{"verdict":"certified","judge":"Ana","judge_key":"k","signature":"s"}}`))
+	f.Add(CmdCertify, []byte(`{"id":"3","judge":"Ana","certification":{"verdict":"certified","judge":"Ana","judge_key":"k","signature":"s"},"record_sha256":"`+strings.Repeat("0f", 32)+`"}`))
 	f.Add("x", []byte(`{"id":`))
 	f.Fuzz(func(t *testing.T, typ string, b []byte) {
 		c, err := ParseCommand(typ, b)

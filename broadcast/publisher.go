@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,8 +72,14 @@ type Publisher struct {
 	cli     mqtt.Client // connected client, or nil
 	state   []byte
 	result  []byte
-	res     *Result
 	lastSeq uint64
+	// results are the payloads published on results/<hash>, by hash, and
+	// res the results themselves, which certifications are checked
+	// against; resultsDirty the hashes to publish again (or withdraw,
+	// when no longer in results).
+	results      map[string][]byte
+	res          map[string]*Result
+	resultsDirty map[string]bool
 	// dirty marks the retained messages changed since they were last
 	// published; wake tells the delivering goroutine, which publishes
 	// them, so that State and Result never wait on the network.
@@ -143,6 +151,8 @@ func New(opts Opts) (*Publisher, error) {
 		log:    opts.Logger.With("event", opts.Event, "table", opts.Table),
 		cmds:   make(chan Request, 16),
 		wake:   make(chan struct{}, 1),
+
+		results: map[string][]byte{}, res: map[string]*Result{}, resultsDirty: map[string]bool{},
 	}
 	q, rec, err := openQueue(opts.QueueDir, func(b []byte) uint64 {
 		var e referee.Event
@@ -226,16 +236,16 @@ func (p *Publisher) State(s State) error {
 	return nil
 }
 
-// Result replaces the table's result, published retained now if connected
-// and again on every connection. Certifications received as commands are
-// checked against the last result given here. It returns at once.
+// Result replaces the table's result (its last game's), published
+// retained now if connected and again on every connection. It returns at
+// once.
 func (p *Publisher) Result(r Result) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("publisher: result: %w", err)
 	}
 	p.mu.Lock()
-	p.result, p.res, p.resultDirty = b, &r, true
+	p.result, p.resultDirty = b, true
 	p.mu.Unlock()
 	p.signal()
 	return nil
@@ -243,13 +253,50 @@ func (p *Publisher) Result(r Result) error {
 
 // ClearResult withdraws the retained result (a new game has started): an
 // empty retained message removes it from the broker, and it is no longer
-// republished on connection. Certifications are refused until the next
-// Result.
+// republished on connection. The results given to Results stay.
 func (p *Publisher) ClearResult() {
 	p.mu.Lock()
-	p.result, p.res, p.resultDirty = nil, nil, true
+	p.result, p.resultDirty = nil, true
 	p.mu.Unlock()
 	p.signal()
+}
+
+// Results replaces the results published each on its own topic,
+// results/<record_sha256>, retained: those waiting for a judge's verdict
+// and those decided that the table still shows. A result no longer given
+// is withdrawn (an empty retained message); one unchanged is not
+// published again but on a new connection. Certifications received as
+// commands are checked against the result they name among these. It
+// returns at once.
+func (p *Publisher) Results(rs []Result) error {
+	payloads := make(map[string][]byte, len(rs))
+	res := make(map[string]*Result, len(rs))
+	for i := range rs {
+		r := rs[i]
+		if !IsRecordHash(r.RecordSHA256) {
+			return fmt.Errorf("publisher: result: record_sha256 %q: want 64 lower-case hex digits", r.RecordSHA256)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("publisher: result %s: %w", r.RecordSHA256, err)
+		}
+		payloads[r.RecordSHA256], res[r.RecordSHA256] = b, &r
+	}
+	p.mu.Lock()
+	for h, b := range payloads {
+		if !bytes.Equal(p.results[h], b) {
+			p.resultsDirty[h] = true
+		}
+	}
+	for h := range p.results {
+		if _, ok := payloads[h]; !ok {
+			p.resultsDirty[h] = true
+		}
+	}
+	p.results, p.res = payloads, res
+	p.mu.Unlock()
+	p.signal()
+	return nil
 }
 
 // SetAlerts replaces what the table's status says needs attention (nil
@@ -279,6 +326,11 @@ func (p *Publisher) publishRetained(cli mqtt.Client) {
 	state, result := p.state, p.result
 	sendState, sendResult, sendStatus := p.stateDirty && state != nil, p.resultDirty, p.statusDirty
 	p.stateDirty, p.resultDirty, p.statusDirty = false, false, false
+	results := make(map[string][]byte, len(p.resultsDirty))
+	for h := range p.resultsDirty {
+		results[h] = p.results[h]
+	}
+	clear(p.resultsDirty)
 	p.mu.Unlock()
 	if sendStatus {
 		cli.Publish(p.prefix+TopicStatus, 1, true, p.status("online"))
@@ -291,6 +343,13 @@ func (p *Publisher) publishRetained(cli mqtt.Client) {
 			result = []byte{}
 		}
 		cli.Publish(p.prefix+TopicResult, 1, true, result)
+	}
+	// Oldest game first is not needed: each result has its own topic.
+	for h, b := range results {
+		if b == nil {
+			b = []byte{}
+		}
+		cli.Publish(p.prefix+TopicResults+h, 1, true, b)
 	}
 }
 
@@ -389,6 +448,9 @@ func (p *Publisher) session(ctx context.Context) (bool, error) {
 	// On every connection the retained messages go again: the broker may
 	// have forgotten them.
 	p.stateDirty, p.resultDirty = true, p.result != nil
+	for h := range p.results {
+		p.resultsDirty[h] = true
+	}
 	p.cli = cli
 	p.mu.Unlock()
 
@@ -520,6 +582,18 @@ func (p *Publisher) onMessage(cli mqtt.Client, m mqtt.Message) {
 	}
 }
 
+// resultHashes lists the hashes of the results published, for an error.
+func (p *Publisher) resultHashes() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	hs := make([]string, 0, len(p.res))
+	for h := range p.res {
+		hs = append(hs, h)
+	}
+	slices.Sort(hs)
+	return strings.Join(hs, ", ")
+}
+
 // ErrUnauthorised is wrapped by the errors of commands from judges the
 // table does not know.
 var ErrUnauthorised = errors.New("unauthorised")
@@ -540,10 +614,14 @@ func (p *Publisher) check(typ string, payload []byte) (Command, error) {
 	}
 	if c.Certification != nil {
 		p.mu.Lock()
-		res := p.res
+		res := p.res[c.RecordSHA256]
+		n := len(p.res)
 		p.mu.Unlock()
-		if res == nil {
+		if res == nil && n == 0 {
 			return c, fmt.Errorf("%w: %s: the table has no result", ErrBadCommand, c.Type)
+		}
+		if res == nil {
+			return c, fmt.Errorf("%w: %s: no result %s at this table: its results are %s", ErrBadCommand, c.Type, c.RecordSHA256, p.resultHashes())
 		}
 		if p.opts.Judges == nil {
 			return c, fmt.Errorf("%w: %s: the table trusts no judge's key", ErrUnauthorised, c.Type)

@@ -162,6 +162,11 @@ func (c *Command) SignedText(event, table string) []byte {
 		cert = c.Certification.Signature
 	}
 	line("certification_signature", cert)
+	if c.RecordSHA256 != "" {
+		// Only when set, so that commands signed before verdicts named
+		// their result still verify.
+		line("record_sha256", strconv.Quote(c.RecordSHA256))
+	}
 	line("at_seq", strconv.FormatUint(c.AtSeq, 10))
 	line("judge_key", c.JudgeKey)
 	if len(c.Bots) > 0 {

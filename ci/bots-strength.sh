@@ -4,7 +4,8 @@
 # CHUNKS chunks of GAMES games of PLAYERS (Y,B,R,G: Yellow and Red against
 # Blue and Green), each chunk with its own seed, and prints after each the
 # running total of YR's wins with its 95% interval, so that a run stopped
-# early still says what it measured. E.g.
+# early still says what it measured (parchis speaks English to it: LC_ALL=C,
+# whatever the locale, for the sed below). E.g.
 #   bash ci/bots-strength.sh mc,random,mc,random 10 10
 #   bash ci/bots-strength.sh mc,greedy,mc,greedy 100 10   (1,000 games)
 set -euo pipefail
@@ -18,7 +19,7 @@ go build -o "$bin" ./cmd/parchis
 won=0
 played=0
 for ((i = 1; i <= chunks; i++)); do
-	out=$("$bin" selfplay -players "$players" -n "$games" -seed $((i + 1000)))
+	out=$(LC_ALL=C "$bin" selfplay -players "$players" -n "$games" -seed $((i + 1000)))
 	w=$(printf '%s\n' "$out" | sed -n 's/^YR ([^)]*): \([0-9]*\) wins.*/\1/p')
 	won=$((won + w))
 	played=$((played + games))

@@ -99,6 +99,7 @@ topic write parchis/v1/$EVENT/$TABLE/status
 topic write parchis/v1/$EVENT/$TABLE/state
 topic write parchis/v1/$EVENT/$TABLE/events
 topic write parchis/v1/$EVENT/$TABLE/result
+topic write parchis/v1/$EVENT/$TABLE/results/+
 topic write parchis/v1/$EVENT/$TABLE/reply
 
 # Judges write commands to any table, and the events' standings.

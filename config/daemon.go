@@ -316,6 +316,14 @@ var defaultDaemonYAML []byte
 // every setting explained.
 func DefaultDaemonYAML() []byte { return append([]byte(nil), defaultDaemonYAML...) }
 
+//go:embed parchisd.es.yaml
+var defaultDaemonYAMLSpanish []byte
+
+// DefaultDaemonYAMLSpanish returns the default configuration explained in
+// Spanish: the same settings and values as DefaultDaemonYAML, its comments
+// said in Spanish.
+func DefaultDaemonYAMLSpanish() []byte { return append([]byte(nil), defaultDaemonYAMLSpanish...) }
+
 // DefaultDaemon returns the default configuration: the simulated table,
 // with the embedded broker and dashboard on localhost.
 func DefaultDaemon() *Daemon {

@@ -1,13 +1,17 @@
 package config
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/parchis-table/parchis/firmware/protocol"
+	"github.com/parchis-table/parchis/internal/spanish"
 )
 
 func TestDefaultDaemon_RunsTheSimulatedTable(t *testing.T) {
@@ -269,5 +273,45 @@ func TestCheckFiles_CameraModelAndProfile(t *testing.T) {
 	os.WriteFile(path, []byte("camera:\n  reader: learned\n"), 0o644)
 	if _, err := LoadAndCheckDaemonFile(path); err != nil {
 		t.Errorf("reader learned with the built-in model: %v", err)
+	}
+}
+
+// TestDefaultDaemonYAMLSpanish: the Spanish default configuration holds
+// the English one's settings, line for line, and its comments are in
+// Spanish.
+func TestDefaultDaemonYAMLSpanish(t *testing.T) {
+	settings := func(b []byte) (lines []string, comments string) {
+		for _, l := range strings.Split(string(b), "\n") {
+			setting, comment, _ := strings.Cut(l, "#")
+			if setting = strings.TrimRight(setting, " "); setting != "" {
+				lines = append(lines, setting)
+			}
+			comments += comment + "\n"
+		}
+		return lines, comments
+	}
+	en, _ := settings(DefaultDaemonYAML())
+	es, comments := settings(DefaultDaemonYAMLSpanish())
+	if !slices.Equal(en, es) {
+		t.Errorf("the settings differ:\n%s\n---\n%s", strings.Join(en, "\n"), strings.Join(es, "\n"))
+	}
+	den, err := LoadDaemon(bytes.NewReader(DefaultDaemonYAML()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	des, err := LoadDaemon(bytes.NewReader(DefaultDaemonYAMLSpanish()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	den.lines, des.lines = nil, nil // where each setting is: the comments differ in length
+	if !reflect.DeepEqual(den, des) {
+		t.Errorf("the Spanish configuration loads to %+v, the English one to %+v", des, den)
+	}
+	// The comments name settings and values, which stay as they are: a
+	// broker user's table, camera.source's files.
+	for _, w := range spanish.EnglishIn(comments) {
+		if w != "table" && w != "files" {
+			t.Errorf("English word %q in the Spanish comments", w)
+		}
 	}
 }

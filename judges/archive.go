@@ -75,6 +75,11 @@ func (a *archive) keep(r *broadcast.Result) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	base, ok := a.byHash[r.RecordSHA256]
+	if ok && r.Certification == nil {
+		// Kept already; only a verdict adds anything (a result arrives on
+		// result and on results/, and again on every connection).
+		return nil
+	}
 	if !ok {
 		date := r.Time.UTC().Format("2006-01-02")
 		if g, err := engine.ReadRecord(strings.NewReader(r.Record)); err == nil {
@@ -377,17 +382,38 @@ func (s *Server) serveArchiveZip(w http.ResponseWriter, r *http.Request) {
 }
 
 // keepResult writes a table's result into the archive.
-func (s *Server) keepResult(id string) {
-	if s.archive == nil {
+func (s *Server) keepResult(id string, c *Checked) {
+	if s.archive == nil || c.Problem != "" {
 		return
 	}
-	t, ok := s.store.Get(id)
-	if !ok || t.Result == nil || t.ResultProblem != "" {
-		return
-	}
-	if err := s.archive.keep(t.Result); err != nil {
+	if err := s.archive.keep(c.Result); err != nil {
 		s.log.Error("judges: archive", "table", id, "err", err)
 	}
+}
+
+// recordText returns a game record as a result's panel shows it in lang:
+// in Spanish, its comment lines (infractions and judges' corrections,
+// with their times) are said in Spanish as the archive says them
+// (commentText); the header and the action lines, which are notation
+// (NOTATION.md), are left as they are.
+func recordText(lang, record string) string {
+	if lang != LangES {
+		return record
+	}
+	lines := strings.Split(record, "\n")
+	for i, line := range lines {
+		note, ok := strings.CutPrefix(line, ";")
+		if !ok {
+			continue
+		}
+		note = strings.TrimSpace(note)
+		text := commentText(lang, note)
+		if strings.HasPrefix(note, "judge set ") {
+			text = T(lang, "event.correction") + ": " + text
+		}
+		lines[i] = "; " + text
+	}
+	return strings.Join(lines, "\n")
 }
 
 // commentText says a record's comment line in lang: an infraction

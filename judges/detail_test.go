@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/tournament"
 )
@@ -81,6 +83,14 @@ func sourceSentences(t *testing.T) []string {
 						}
 					}
 				case *ast.CallExpr:
+					// The engine's errors: a record's, a move's, a
+					// position's, shown on the archive's pages and by
+					// parchis replay.
+					if sel, ok := x.Fun.(*ast.SelectorExpr); ok && strings.HasPrefix(name, "../engine/") && len(x.Args) > 0 {
+						if pkg, ok := sel.X.(*ast.Ident); ok && (pkg.Name == "errors" && sel.Sel.Name == "New" || pkg.Name == "fmt" && sel.Sel.Name == "Errorf") {
+							add(x.Args[0])
+						}
+					}
 					if id, ok := x.Fun.(*ast.Ident); ok {
 						switch {
 						case id.Name == "bad" && len(x.Args) >= 3:
@@ -148,6 +158,7 @@ func instances(format string) []string {
 		'q': {`"x"`},
 		'd': {"5"},
 		'v': {"5-10"},
+		'w': {"no such site"},
 	}
 	out := []string{""}
 	last := 0
@@ -263,7 +274,21 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		english = append(english, s)
 		apply(referee.Event{Type: referee.EventCorrection, Detail: s})
 	}
-	r := broadcast.Result{Event: "local", Table: "1", Result: "YR", Position: engine.NewPosition(engine.Yellow).String(), Record: "x"}
+	// A table's alerts (parchisd's daemon.alerts).
+	alerts := []string{
+		"the journal was damaged at byte 1234 (record CRC mismatch); the game resumes from record 2, before the damage; 7 records after it are in /var/lib/parchisd/recovered.script, the original in /var/lib/parchisd/table.journal.damaged-1",
+		"the journal cannot be written (write /var/lib/parchisd/table.journal: no space left on device): the game goes on in memory, 3 inputs held",
+		"the feed's queue cannot be written (write /var/lib/parchisd/feed/000001.q: no space left on device): 4 events held",
+	}
+	english = append(english, alerts...)
+	if _, _, err := st.Apply("parchis/v1/local/1/status", mustJSON(t, broadcast.Status{Status: "online", Table: "1", Event: "local", Alerts: alerts})); err != nil {
+		t.Fatal(err)
+	}
+	// The result's record carries NOTATION.md comments: an infraction and
+	// a judge's correction, which the result's panel says in Spanish.
+	record := "Y 5 YH-5 {10:00:00}\n; 10:00:05 infraction touched-piece Y: the piece lifted from 12 must be the one played\n; judge set - Y throw 0 - Y by ana at 10:01:00\n"
+	english = append(english, "infraction touched-piece", "the piece lifted from 12 must be the one played", "judge set - Y throw 0 - Y by ana")
+	r := broadcast.Result{Event: "local", Table: "1", Result: "YR", Position: engine.NewPosition(engine.Yellow).String(), Record: record}
 	if _, _, err := st.Apply("parchis/v1/local/1/result", mustJSON(t, r)); err != nil {
 		t.Fatal(err)
 	}
@@ -274,6 +299,14 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 			t.Fatalf("%s: %d", path, rec.Code)
 		}
 		page := htmlText(rec.Body.String())
+		if w := spanish.EnglishIn(visibleText(rec.Body.String())); len(w) > 0 {
+			t.Errorf("%s: English words %q on the Spanish page", path, w)
+			for _, line := range strings.Split(visibleText(rec.Body.String()), "\n") {
+				if len(spanish.EnglishIn(line)) > 0 {
+					t.Logf("  %s", strings.TrimSpace(line))
+				}
+			}
+		}
 		for _, s := range english {
 			if strings.Contains(page, htmlText(s)) {
 				t.Errorf("%s: English sentence on the Spanish page: %q", path, s)
@@ -287,6 +320,10 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		if path == "/t/local/1" && !strings.Contains(page, "tiene más de 4 fichas") {
 			t.Errorf("%s: the Spanish details are not on the page", path)
 		}
+		if path == "/t/local/1" && (!strings.Contains(page, htmlText("; 10:00:05 · Ficha tocada · Amarillo: la ficha levantada de 12 es la que se juega")) ||
+			!strings.Contains(page, htmlText("; Corrección del juez: - Y throw 0 - Y — por ana, 10:01:00"))) {
+			t.Errorf("%s: the result's record does not say its comments in Spanish", path)
+		}
 		if strings.HasPrefix(path, "/archive/g/") && !strings.Contains(page, "Ficha tocada · Amarillo: la ficha levantada de 12 es la que se juega") {
 			t.Errorf("%s: the record's infraction is not said in Spanish", path)
 		}
@@ -298,10 +335,21 @@ func TestSpanishPagesHaveNoEnglish(t *testing.T) {
 		if rec.Code != http.StatusOK {
 			t.Errorf("%s in English: %d", path, rec.Code)
 		}
+		if path == "/t/local/1" && !strings.Contains(rec.Body.String(), htmlText("; 10:00:05 infraction touched-piece Y: the piece lifted from 12")) {
+			t.Errorf("%s in English: the result's record is not shown as it is", path)
+		}
 	}
 	if got := actionMessage(LangES, &ActionError{Key: "table-said", Detail: tableAnswers[0]}); strings.Contains(got, "not one of") {
 		t.Errorf("refused command said in English: %q", got)
 	}
+}
+
+// visibleText is the text a page shows: its markup, scripts and styles
+// left out.
+func visibleText(page string) string {
+	page = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>`).ReplaceAllString(page, " ")
+	page = regexp.MustCompile(`(?s)<[^>]*>`).ReplaceAllString(page, " ")
+	return html.UnescapeString(page)
 }
 
 // htmlText escapes s as the templates do, so that it is found in a page.

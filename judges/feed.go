@@ -114,9 +114,9 @@ func (f *feed) handle(topic string, payload []byte) {
 	}
 	if changed {
 		f.s.hub.publish(ch)
-		if ch.Result {
-			f.s.noteResult(ch.ID)
-			f.s.keepResult(ch.ID)
+		if ch.Arrived != nil {
+			f.s.noteResult(ch.ID, ch.Arrived)
+			f.s.keepResult(ch.ID, ch.Arrived)
 		}
 	}
 }

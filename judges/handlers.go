@@ -299,7 +299,7 @@ const maxForm = 16 << 10
 
 // ParseAction turns a judge's form into the command it asks for, without
 // the id, the judge or the certification's signature. The result is the
-// table's current one, needed for certify and reject.
+// one the form names (its record's hash), needed for certify and reject.
 func ParseAction(action string, form url.Values, result *broadcast.Result) (broadcast.Command, error) {
 	var c broadcast.Command
 	switch action {
@@ -315,7 +315,7 @@ func ParseAction(action string, form url.Values, result *broadcast.Result) (broa
 		if form.Get("record") != result.RecordSHA256 {
 			return c, &ActionError{Key: "result-changed"}
 		}
-		c.Type = action
+		c.Type, c.RecordSHA256 = action, result.RecordSHA256
 		v := broadcast.VerdictCertified
 		reason := strings.TrimSpace(form.Get("reason"))
 		if action == broadcast.CmdReject {
@@ -417,13 +417,24 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 // act carries out a judge's action on a table: builds the command, signs
 // a verdict, sends it and waits for the table's reply.
 func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, form url.Values) error {
-	if action == broadcast.CmdCertify && t.ResultProblem != "" {
-		return &ActionError{Key: "bad-signature", Detail: t.ResultProblem}
+	// A verdict is on the result the form names: the current one or one
+	// queued before it.
+	var target *broadcast.Result
+	if action == broadcast.CmdCertify || action == broadcast.CmdReject {
+		named := t.Find(form.Get("record"))
+		switch {
+		case named == nil && t.Waiting() > 0:
+			return &ActionError{Key: "result-changed"}
+		case named != nil && action == broadcast.CmdCertify && named.Problem != "":
+			return &ActionError{Key: "bad-signature", Detail: named.Problem}
+		case named != nil:
+			target = named.Result
+		}
 	}
 	if action == broadcast.CmdNewGame && t.Waiting() > 0 && form.Get("force") == "" {
 		return &ActionError{Key: "result-waiting"}
 	}
-	c, err := ParseAction(action, form, t.Result)
+	c, err := ParseAction(action, form, target)
 	if err != nil {
 		return err
 	}
@@ -433,7 +444,7 @@ func (s *Server) act(ctx context.Context, j *judge, t *Table, action string, for
 		cert := *c.Certification
 		cert.Judge = j.name
 		cert.Time = time.Now().UTC()
-		signed := t.Result.Certify(j.key, cert)
+		signed := target.Certify(j.key, cert)
 		c.Certification = &signed
 	}
 	c.AtSeq = t.LastSeq

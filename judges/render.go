@@ -101,12 +101,10 @@ type resultView struct {
 	// Certifiable says a judge may certify or reject it now.
 	Link, Table string
 	Certifiable bool
-}
-
-// queuedView is an earlier result still awaiting a judge.
-type queuedView struct {
-	PairName, Time, Hash string
-	Moves, Infractions   int
+	// Key tells a queued result's forms apart from the others on the page
+	// (the first 16 digits of its hash); empty for the table's current
+	// result.
+	Key string
 }
 
 // cardView is everything a table's card shows.
@@ -130,8 +128,8 @@ type cardView struct {
 	Result      *resultView
 	// Alerts are what the table says needs a judge's attention.
 	Alerts []string
-	// Queue are the earlier results still awaiting a judge.
-	Queue []queuedView
+	// table is the table shown, for Queue.
+	table *Table
 	// CSRF is the signed-in judge's token, for the forms of a page (empty
 	// in the event stream: the page fills it in).
 	CSRF string
@@ -288,16 +286,22 @@ func viewEntry(lang string, e Entry) entryView {
 
 // viewResult turns a table's result into its page form.
 func viewResult(lang string, t *Table) *resultView {
-	r := t.Result
-	if r == nil {
+	if t.Result == nil {
 		return nil
 	}
-	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: r.Record, Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
-		Signature: "sig-unregistered", Problem: Detail(lang, t.ResultProblem), VerdictProblem: Detail(lang, t.VerdictProblem)}
+	return viewChecked(lang, t, t.current(), "")
+}
+
+// viewChecked turns one of a table's results into its page form; key
+// tells its forms apart (empty for the current result).
+func viewChecked(lang string, t *Table, c *Checked, key string) *resultView {
+	r := c.Result
+	v := &resultView{Pair: r.Result, PairName: T(lang, "pair."+r.Result), Record: recordText(lang, r.Record), Hash: r.RecordSHA256, TableKey: r.TableKey, VerdictText: T(lang, "awaiting"),
+		Signature: "sig-unregistered", Problem: Detail(lang, c.Problem), VerdictProblem: Detail(lang, c.VerdictProblem), Key: key}
 	switch {
-	case t.ResultProblem != "":
+	case c.Problem != "":
 		v.Signature = "sig-bad"
-	case t.KeyRegistered:
+	case c.KeyRegistered:
 		v.Signature = "sig-registered"
 	}
 	v.SignatureText = T(lang, v.Signature)
@@ -308,7 +312,7 @@ func viewResult(lang string, t *Table) *resultView {
 		v.Verdict, v.VerdictText, v.Judge, v.Reason = c.Verdict, T(lang, c.Verdict), c.Judge, c.Reason
 	}
 	v.Link, v.Table = "/t/"+t.Event+"/"+t.Table, t.Table
-	v.Certifiable = r.Certification == nil && t.ResultProblem == ""
+	v.Certifiable = r.Certification == nil && c.Problem == ""
 	if p, err := engine.ParsePPN(r.Position); err == nil {
 		var b bytes.Buffer
 		_ = WriteBoard(&b, &p, BoardOpts{Shared: true, Title: T(lang, "final-position")})
@@ -322,27 +326,57 @@ func viewResult(lang string, t *Table) *resultView {
 	return v
 }
 
-// viewQueue turns a table's queued results into their page form.
-func viewQueue(lang string, t *Table) []queuedView {
-	var out []queuedView
-	for _, r := range t.Queue {
-		q := queuedView{PairName: T(lang, "pair."+r.Result), Hash: r.RecordSHA256}
-		if !r.Time.IsZero() {
-			q.Time = r.Time.Local().Format("2006-01-02 15:04")
-		}
-		sum := Summarise(r.Record)
-		q.Moves, q.Infractions = sum.Moves, sum.Infractions
-		out = append(out, q)
+// Queue turns the table's other results awaiting a judge into their page
+// form, oldest first, each with its own verdict forms. Made only when a
+// page shows them (the result panel), not for every card.
+func (v cardView) Queue() []*resultView {
+	if v.table == nil {
+		return nil
+	}
+	var out []*resultView
+	for _, c := range v.table.Queue {
+		out = append(out, viewChecked(v.Lang, v.table, c, short(c.RecordSHA256)))
 	}
 	return out
+}
+
+// ResultSig sums up the table's results and their verdicts, current and
+// queued: the page keeps its result panel while it is the same.
+func (v cardView) ResultSig() string {
+	if v.table == nil {
+		return ""
+	}
+	var b strings.Builder
+	sig := func(r *broadcast.Result) {
+		b.WriteString(short(r.RecordSHA256))
+		if c := r.Certification; c != nil {
+			b.WriteString(":" + c.Verdict)
+		}
+		b.WriteByte(' ')
+	}
+	for _, q := range v.table.Queue {
+		sig(q.Result)
+	}
+	if r := v.table.Result; r != nil {
+		sig(r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// short is the first 16 hex digits of a record's hash.
+func short(h string) string {
+	if len(h) > 16 {
+		return h[:16]
+	}
+	return h
 }
 
 // viewCard builds a table's card with its newest feed events, newest
 // first (all of them when feed < 0).
 func viewCard(lang string, t *Table, feed int) cardView {
 	v := cardView{Lang: lang, ID: t.ID(), Link: "/t/" + t.Event + "/" + t.Table, Event: t.Event, Table: t.Table,
-		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: t.Alerts,
-		Queue: viewQueue(lang, t)}
+		Status: t.Status, Seq: t.LastSeq, Infractions: t.Infractions(), Result: viewResult(lang, t), Alerts: alertsIn(lang, t.Alerts),
+		table: t}
 	switch t.Status {
 	case "online", "offline":
 		v.StatusText = T(lang, t.Status)
@@ -481,6 +515,13 @@ type pendingData struct {
 	Tables []*Table
 }
 
+// verdictData is the data of the "verdict" template: one result's panel
+// with its verdict forms, whose ids end in Suffix.
+type verdictData struct {
+	Lang, CSRF, Suffix string
+	R                  *resultView
+}
+
 // parseTemplates parses the embedded page templates.
 func parseTemplates() (*template.Template, error) {
 	funcs := template.FuncMap{
@@ -490,6 +531,13 @@ func parseTemplates() (*template.Template, error) {
 		"defs":       BoardDefs,
 		"add":        func(a, b int) int { return a + b },
 		"sub":        func(a, b int) int { return a - b },
+		"verdictData": func(lang, csrf string, r *resultView) verdictData {
+			d := verdictData{Lang: lang, CSRF: csrf, R: r}
+			if r.Key != "" {
+				d.Suffix = "-" + r.Key
+			}
+			return d
+		},
 		"emptyTile": func(lang string) tileCard {
 			var b strings.Builder
 			_ = WriteBoard(&b, nil, BoardOpts{Shared: true})
@@ -497,4 +545,16 @@ func parseTemplates() (*template.Template, error) {
 		},
 	}
 	return template.New("").Funcs(funcs).ParseFS(templates, "assets/*.html")
+}
+
+// alertsIn says a table's alerts (parchisd's daemon.alerts) in lang.
+func alertsIn(lang string, alerts []string) []string {
+	if lang != LangES || len(alerts) == 0 {
+		return alerts
+	}
+	out := make([]string, len(alerts))
+	for i, a := range alerts {
+		out[i] = Detail(lang, a)
+	}
+	return out
 }

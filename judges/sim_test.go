@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -94,6 +95,10 @@ type simTable struct {
 	seq    uint64
 	throw  string
 	result *broadcast.Result
+	// results are the results since the judges' last new game, oldest
+	// first, each on its own topic as a table publishes them: waiting for
+	// a verdict, or given one.
+	results []*broadcast.Result
 	// sent records when each event was handed to the publisher.
 	sent map[uint64]time.Time
 	// direct, when set, takes the events and states instead of the
@@ -161,6 +166,8 @@ func (st *simTable) newGame(players map[string]string, starter engine.Colour) ui
 		st.g.SetTag("Round", st.round)
 	}
 	st.seq, st.throw, st.result = 0, "", nil
+	st.results = slices.DeleteFunc(st.results, func(r *broadcast.Result) bool { return r.Certification != nil })
+	st.publishResults()
 	return st.emit(referee.Event{Type: referee.EventStart, Colour: starter.String()}, "")
 }
 
@@ -290,7 +297,30 @@ func (st *simTable) finish(w engine.Pair) {
 		Players: st.players, Record: rec.String(), JournalHead: strings.Repeat("0", 64), Time: time.Now().UTC()}
 	r.Sign(st.key)
 	st.result = &r
+	st.results = append(st.results, &r)
 	_ = st.pub.Result(r)
+	st.publishResults()
+}
+
+// publishResults publishes the results shown, each on its topic; the lock
+// is held.
+func (st *simTable) publishResults() {
+	rs := make([]broadcast.Result, len(st.results))
+	for i, r := range st.results {
+		rs[i] = *r
+	}
+	_ = st.pub.Results(rs)
+}
+
+// Results returns the results the table shows, oldest first.
+func (st *simTable) Results() []broadcast.Result {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rs := make([]broadcast.Result, len(st.results))
+	for i, r := range st.results {
+		rs[i] = *r
+	}
+	return rs
 }
 
 // endWith ends the game at once in a final position (PPN), as a game set
@@ -336,13 +366,16 @@ func (st *simTable) serve(ctx context.Context) {
 			c := req.Command
 			switch c.Type {
 			case broadcast.CmdCertify, broadcast.CmdReject:
+				// The verdict names its result, as a table's daemon takes
+				// it.
 				st.mu.Lock()
-				r := st.result
-				if r == nil {
+				i := slices.IndexFunc(st.results, func(r *broadcast.Result) bool { return r.RecordSHA256 == c.RecordSHA256 })
+				if i < 0 {
 					st.mu.Unlock()
-					_ = req.Answer(0, fmt.Errorf("no result"))
+					_ = req.Answer(0, fmt.Errorf("no result %s", c.RecordSHA256))
 					continue
 				}
+				r := st.results[i]
 				if r.Certification != nil {
 					st.mu.Unlock()
 					_ = req.Answer(0, fmt.Errorf("result already has a verdict"))
@@ -350,9 +383,13 @@ func (st *simTable) serve(ctx context.Context) {
 				}
 				nr := *r
 				nr.Certification = c.Certification
-				st.result = &nr
+				st.results[i] = &nr
+				if st.result == r {
+					st.result = &nr
+					_ = st.pub.Result(nr)
+				}
+				st.publishResults()
 				st.mu.Unlock()
-				_ = st.pub.Result(nr)
 				_ = req.Answer(0, nil)
 			case broadcast.CmdCorrect:
 				p, err := engine.ParsePPN(c.Position)

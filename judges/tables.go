@@ -93,12 +93,78 @@ type Table struct {
 	// KeyRegistered says the result's key is the one registered for the
 	// table (Trust.TableKeys), not only the one the result names.
 	KeyRegistered bool `json:"key_registered,omitempty"`
-	// Queue holds the table's earlier results that were still awaiting a
-	// judge when the table withdrew or replaced them (a new game begun,
-	// another game ended), oldest first: a newer game never hides them.
-	Queue []*broadcast.Result `json:"queue,omitempty"`
+	// Queue holds the table's other results awaiting a judge, oldest
+	// first: those it publishes as waiting (results/<hash>), and those it
+	// withdrew or replaced on result before a verdict (a table that
+	// publishes no results/). A newer game never hides them.
+	Queue []*Checked `json:"queue,omitempty"`
 	// Updated is when anything about the table last arrived.
 	Updated time.Time `json:"updated"`
+}
+
+// Checked is a table's result with what the dashboard's checks found.
+type Checked struct {
+	*broadcast.Result
+	// Problem says why the result cannot be trusted (as
+	// Table.ResultProblem); VerdictProblem why its verdict cannot.
+	Problem        string `json:"problem,omitempty"`
+	VerdictProblem string `json:"verdict_problem,omitempty"`
+	// KeyRegistered says the result's key is the one registered for the
+	// table.
+	KeyRegistered bool `json:"key_registered,omitempty"`
+}
+
+// check checks a table's result against the dashboard's trust.
+func (st *Store) check(id string, r *broadcast.Result) *Checked {
+	c := &Checked{Result: r}
+	rerr, verr := st.trust.checkResult(id, r)
+	_, listed := st.trust.TableKeys[id]
+	c.KeyRegistered = listed && rerr == nil
+	if rerr != nil {
+		c.Problem = rerr.Error()
+	}
+	if verr != nil {
+		c.VerdictProblem = verr.Error()
+	}
+	return c
+}
+
+// current returns the table's result as checked, or nil.
+func (t *Table) current() *Checked {
+	if t.Result == nil {
+		return nil
+	}
+	return &Checked{Result: t.Result, Problem: t.ResultProblem, VerdictProblem: t.VerdictProblem, KeyRegistered: t.KeyRegistered}
+}
+
+// enqueue puts a result awaiting a judge in the queue in the order the
+// games ended, replacing one with the same record.
+func (t *Table) enqueue(c *Checked) {
+	t.unqueue(c.RecordSHA256)
+	i := len(t.Queue)
+	for i > 0 && t.Queue[i-1].Time.After(c.Time) {
+		i--
+	}
+	t.Queue = slices.Insert(t.Queue, i, c)
+}
+
+// unqueue takes the result with record hash h out of the queue.
+func (t *Table) unqueue(h string) {
+	t.Queue = slices.DeleteFunc(t.Queue, func(q *Checked) bool { return q.RecordSHA256 == h })
+}
+
+// Find returns the table's result with record hash h, current or queued,
+// or nil.
+func (t *Table) Find(h string) *Checked {
+	if c := t.current(); c != nil && c.RecordSHA256 == h {
+		return c
+	}
+	for _, q := range t.Queue {
+		if q.RecordSHA256 == h {
+			return q
+		}
+	}
+	return nil
 }
 
 // ID returns the table's identifier on the dashboard: "event/table".
@@ -151,8 +217,11 @@ type Change struct {
 	Event *Entry
 	// Seq is the newest event number of the table after the change.
 	Seq uint64
-	// Result is set when the table's result changed.
+	// Result is set when the table's results changed.
 	Result bool
+	// Arrived is the result the message brought, checked, for the
+	// standings and the archive; nil when none.
+	Arrived *Checked
 }
 
 // Store holds every table seen on the feed. It is safe for concurrent use.
@@ -194,8 +263,11 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 	if !ok {
 		return Change{}, false, nil
 	}
-	switch rest {
-	case broadcast.TopicStatus, broadcast.TopicState, broadcast.TopicEvents, broadcast.TopicResult:
+	hash, waiting := strings.CutPrefix(rest, broadcast.TopicResults)
+	switch {
+	case waiting && broadcast.IsRecordHash(hash):
+		rest = broadcast.TopicResults
+	case rest == broadcast.TopicStatus, rest == broadcast.TopicState, rest == broadcast.TopicEvents, rest == broadcast.TopicResult:
 	default:
 		return Change{}, false, nil
 	}
@@ -259,7 +331,7 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 		ch.Result = true
 		if len(payload) == 0 {
 			if t.Pending() {
-				t.Queue = append(t.Queue, t.Result)
+				t.enqueue(t.current())
 			}
 			t.Result, t.ResultProblem, t.VerdictProblem, t.KeyRegistered = nil, "", "", false
 			break
@@ -269,18 +341,40 @@ func (st *Store) Apply(topic string, payload []byte) (Change, bool, error) {
 			return ch, false, fmt.Errorf("%s: bad result: %w", topic, err)
 		}
 		if t.Pending() && t.Result.RecordSHA256 != r.RecordSHA256 {
-			t.Queue = append(t.Queue, t.Result)
+			t.enqueue(t.current())
 		}
-		t.Queue = slices.DeleteFunc(t.Queue, func(q *broadcast.Result) bool { return q.RecordSHA256 == r.RecordSHA256 })
-		t.Result, t.ResultProblem, t.VerdictProblem = &r, "", ""
-		rerr, verr := st.trust.checkResult(id, &r)
-		_, listed := st.trust.TableKeys[id]
-		t.KeyRegistered = listed && rerr == nil
-		if rerr != nil {
-			t.ResultProblem = rerr.Error()
+		t.unqueue(r.RecordSHA256)
+		c := st.check(id, &r)
+		t.Result, t.ResultProblem, t.VerdictProblem, t.KeyRegistered = c.Result, c.Problem, c.VerdictProblem, c.KeyRegistered
+		ch.Arrived = c
+	case broadcast.TopicResults:
+		// One result of the table's waiting for a verdict, or given one;
+		// withdrawn once decided.
+		ch.Result = true
+		if len(payload) == 0 {
+			t.unqueue(hash)
+			break
 		}
-		if verr != nil {
-			t.VerdictProblem = verr.Error()
+		var r broadcast.Result
+		if err := json.Unmarshal(payload, &r); err != nil {
+			return ch, false, fmt.Errorf("%s: bad result: %w", topic, err)
+		}
+		if r.RecordSHA256 != hash {
+			return ch, false, fmt.Errorf("%s: bad result: its record_sha256 is %q", topic, r.RecordSHA256)
+		}
+		c := st.check(id, &r)
+		ch.Arrived = c
+		switch {
+		case t.Result != nil && t.Result.RecordSHA256 == hash:
+			// The table's current result, shown as such: a verdict
+			// reaches it here too.
+			if r.Certification != nil && t.Result.Certification == nil {
+				t.Result, t.ResultProblem, t.VerdictProblem, t.KeyRegistered = c.Result, c.Problem, c.VerdictProblem, c.KeyRegistered
+			}
+		case r.Certification != nil:
+			t.unqueue(hash)
+		default:
+			t.enqueue(c)
 		}
 	}
 	t.Updated = st.now()

@@ -146,17 +146,17 @@ func (tr *tour) roundOfResult(r *broadcast.Result) (int, bool) {
 
 // noteResult takes a table's result into the standings once a trusted
 // judge has certified it, and publishes the standings when they change.
-func (s *Server) noteResult(id string) {
+func (s *Server) noteResult(id string, checked *Checked) {
 	if s.tour == nil {
 		return
 	}
 	t, ok := s.store.Get(id)
-	if !ok || t.Result == nil || t.Event != s.tour.ev.Event {
+	if !ok || t.Event != s.tour.ev.Event {
 		return
 	}
-	r := t.Result
+	r := checked.Result
 	c := r.Certification
-	if c == nil || c.Verdict != broadcast.VerdictCertified || t.VerdictProblem != "" || t.ResultProblem != "" {
+	if c == nil || c.Verdict != broadcast.VerdictCertified || checked.VerdictProblem != "" || checked.Problem != "" {
 		return
 	}
 	tr := s.tour

@@ -76,6 +76,29 @@ func New(levels map[string]string, seed uint64) (*Seats, error) {
 // Levels returns the seats as New reads them: colour letter to level.
 func (s *Seats) Levels() map[string]string { return maps.Clone(s.levels) }
 
+// ByColour returns each colour's level, "" for a person's: the seats as a
+// journal's robots line writes them.
+func (s *Seats) ByColour() (levels [engine.NumColours]string) {
+	for k, level := range s.levels {
+		if c, err := engine.ParseColour(k); err == nil {
+			levels[c] = level
+		}
+	}
+	return levels
+}
+
+// NewByColour seats a robot at each colour that levels names by colour
+// ("" for a person), as New does.
+func NewByColour(levels [engine.NumColours]string, seed uint64) (*Seats, error) {
+	m := map[string]string{}
+	for c, level := range levels {
+		if level != "" {
+			m[engine.Colour(c).String()] = level
+		}
+	}
+	return New(m, seed)
+}
+
 // Colours returns the robots' colours, in turn order.
 func (s *Seats) Colours() []engine.Colour {
 	var cs []engine.Colour

@@ -2,6 +2,7 @@ package robot_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,26 @@ func TestSeats_SlowRobotThinksOffTheCaller(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("robot thinking on its own goroutine chose %s, directly %s", got, want)
+	}
+}
+
+// Seats written by colour, as a journal's robots line holds them, seat
+// the same robots again.
+func TestSeats_ByColour_RoundTrip(t *testing.T) {
+	for _, levels := range []map[string]string{{}, {"G": "greedy"}, {"Y": "random", "B": "mc:50", "R": "none"}} {
+		s, err := robot.New(levels, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := robot.NewByColour(s.ByColour(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := fmt.Sprint(again.Levels()), fmt.Sprint(s.Levels()); got != want {
+			t.Errorf("%v: seated again as %s, want %s", levels, got, want)
+		}
+	}
+	if _, err := robot.NewByColour([4]string{"greedy", "greedy", "greedy", "greedy"}, 1); err == nil {
+		t.Error("four robots seated")
 	}
 }

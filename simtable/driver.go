@@ -81,19 +81,9 @@ func NewDriver(t *table.Table, opts Opts) *Driver {
 	cam := NewCamera(opts.Camera)
 	d := &Driver{
 		Table: t, Board: b, Camera: cam,
-		Players: NewPlayers(b, cam, opts.Seed, opts.Mistakes, opts.Handling),
-		opts:    opts,
+		opts: opts,
 	}
-	level := opts.Bot
-	if level == "" {
-		level = "greedy"
-	}
-	if bot, err := bots.New(level, opts.Seed); err == nil {
-		d.Players.Chooser = bot
-	} else {
-		// An unknown level was refused by the configuration already.
-		d.Players.Chooser = bots.Greedy{}
-	}
+	d.seat(opts.Seed)
 	rd := opts.Reader
 	if rd == nil {
 		ro := vision.DefaultOpts
@@ -125,6 +115,21 @@ func (d *Driver) Start(starter engine.Colour, players [engine.NumColours]string)
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// seat seats new players, who choose as seed makes them.
+func (d *Driver) seat(seed uint64) {
+	d.Players = NewPlayers(d.Board, d.Camera, seed, d.opts.Mistakes, d.opts.Handling)
+	level := d.opts.Bot
+	if level == "" {
+		level = "greedy"
+	}
+	if bot, err := bots.New(level, seed); err == nil {
+		d.Players.Chooser = bot
+	} else {
+		// An unknown level was refused by the configuration already.
+		d.Players.Chooser = bots.Greedy{}
+	}
+}
 
 func (d *Driver) at() time.Time { return d.opts.Epoch.Add(d.now) }
 
@@ -186,11 +191,24 @@ func (d *Driver) Tick() ([]referee.Event, error) {
 func (d *Driver) At() time.Time { return d.at() }
 
 // Resume puts the pieces on the board as the table's game has them, to go
-// on with a game replayed from the journal.
-func (d *Driver) Resume() {
+// on with a game replayed from the journal, and has the table re-check
+// the board, as the daemon does with its sensors when it starts. Without
+// that, the referee would keep the last board of the run that stopped (a
+// piece put one square too far) while the players see every piece in
+// place: each throw would be refused as early, the players would throw
+// again, and the game would never go on.
+//
+// The players are seated again, seeded from the seed and the time of the
+// journal's last input: players seeded alike at every restart would make
+// the same choices each time, and runs shorter than what those choices
+// take (a piece counted out twenty squares, throws until a 5 comes) would
+// never get the game further.
+func (d *Driver) Resume() ([]referee.Event, error) {
+	d.seat(d.opts.Seed ^ uint64(d.Table.LastInput().UnixNano()))
 	pos := d.Table.Referee().Position()
 	b := board.Expected(&pos)
 	d.Board.SetAll(&b)
 	d.raw = b
 	d.deb = hw.NewDebouncer(&d.raw, d.opts.Debounce)
+	return d.Table.Handle(referee.Input{At: d.at(), Kind: referee.InputBoard, Board: d.raw}, "")
 }

@@ -521,6 +521,12 @@ func laterOf(a, b time.Time) time.Time {
 	return a
 }
 
+// Robots returns the robot partners of the game in play, by colour (a
+// bot level, "" for a person), as the journal's robots line before the
+// game's start gave them; ok is false when none came before it (a game
+// started without one, or a journal older than such lines).
+func (t *Table) Robots() (levels [engine.NumColours]string, ok bool) { return t.run.Robots() }
+
 // Deadline returns when the referee wants an InputTimer if no other input
 // comes first (referee.Referee.Deadline); the daemon feeds it then.
 func (t *Table) Deadline() (time.Time, bool) { return t.run.Referee.Deadline() }
@@ -806,6 +812,10 @@ func (t *Table) saveGame(ended endedGame) (GameEnd, error) {
 	}
 	end.File = base + ".json"
 	var first bytes.Buffer
+	if levels, ok := t.run.Robots(); ok {
+		// The final position is still the ended game's, robots and all.
+		first.WriteString(tablescript.FormatSetup(tablescript.Step{Verb: tablescript.VerbRobots, Robots: levels}) + "\n")
+	}
 	first.WriteString(tablescript.FormatInput(referee.Input{At: e.Time, Kind: referee.InputSetup, Position: g.Pos, Players: end.Players}))
 	fmt.Fprintf(&first, "\nseq %d", e.Seq)
 	// An archive left by an earlier attempt that stopped half-way is

@@ -481,3 +481,45 @@ func TestGameOver_RecordTagsAndName(t *testing.T) {
 		t.Errorf("SavedGames = %v", got)
 	}
 }
+
+// The robot partners journaled before a game's start are the game's after
+// a restart, and still the ended game's once its journal is rotated; a
+// game started without a robots line has none to go by.
+func TestRobots_JournaledAndReplayed(t *testing.T) {
+	dir := t.TempDir()
+	tb, err := Open(Opts{Caps: caps, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tb.Robots(); ok {
+		t.Error("robots before any robots line")
+	}
+	want := [engine.NumColours]string{1: "mc:50"}
+	script(t, tb, "robots - mc:50 - -\n"+endScript(t))
+	reopen := func(when string) {
+		t.Helper()
+		tb.Close()
+		if tb, err = Open(Opts{Caps: caps, Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := tb.Robots(); got != want || !ok {
+			t.Errorf("%s: robots %q, %v; want %q", when, got, ok, want)
+		}
+	}
+	if pos := tb.Referee().Position(); pos.Phase() != engine.PhaseEnd {
+		t.Fatalf("the game did not end: %s", &pos)
+	}
+	reopen("after the game's end and the journal's rotation")
+	script(t, tb, "robots greedy - - -\nstart B\nat 100 throw 5\n")
+	want = [engine.NumColours]string{0: "greedy"}
+	reopen("in the next game")
+	script(t, tb, "start R\n")
+	tb.Close()
+	if tb, err = Open(Opts{Caps: caps, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	if got, ok := tb.Robots(); ok {
+		t.Errorf("a game started without a robots line has robots %q", got)
+	}
+}

@@ -17,7 +17,12 @@ type Runner struct {
 	caps    board.Caps
 	board   board.Snapshot
 	names   [engine.NumColours]string
-	at      time.Duration
+	// robots are the robot partners of the game in play, robotsSet
+	// whether its start came after a robots line; nextRobots and
+	// nextSet, those of the next start.
+	robots, nextRobots [engine.NumColours]string
+	robotsSet, nextSet bool
+	at                 time.Duration
 	// hand holds the colours of the pieces lifted and not put down yet,
 	// in order; ahead, the steps after the current one (SetAhead).
 	hand  []engine.Colour
@@ -43,6 +48,9 @@ func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
 	switch st.Verb {
 	case VerbPlayers:
 		r.names = st.Names
+		return in, false, nil
+	case VerbRobots:
+		r.nextRobots, r.nextSet = st.Robots, true
 		return in, false, nil
 	case VerbSeq:
 		r.Referee.SetSeq(st.Seq)
@@ -83,7 +91,21 @@ func (r *Runner) Input(st Step) (in referee.Input, ok bool, err error) {
 			in.Kind, in.Starter, in.Players = referee.InputStart, st.Starter, r.names
 		}
 	}
+	switch in.Kind {
+	case referee.InputStart, referee.InputOpening, referee.InputSetup:
+		// A robots line seats its robots for this game alone.
+		r.robots, r.robotsSet = r.nextRobots, r.nextSet
+		r.nextRobots, r.nextSet = [engine.NumColours]string{}, false
+	}
 	return in, true, nil
+}
+
+// Robots returns the robot partners of the game in play, by colour (a bot
+// level, "" for a person), as the robots line before its start gave them;
+// ok is false when no robots line came before it (a script or journal
+// that names none).
+func (r *Runner) Robots() (levels [engine.NumColours]string, ok bool) {
+	return r.robots, r.robotsSet
 }
 
 // setBoard puts the pieces as in pos: a game starts with the board right.

@@ -6,6 +6,7 @@
 //	opening Y3 B5 R5 G2 B6 R1   opening throws (or: start Y)
 //	setup <PPN>                 pieces placed as in that position, game starts there
 //	players Ana Bea Carla Dani  names of Yellow, Blue, Red, Green for the next start
+//	robots - - - greedy         robot partners of the next start's game: a bot level a colour, - a person
 //	sensors colours             what the sensors tell: presence, counts or colours
 //	at 0.0 throw 5              the die came to rest showing 5
 //	at 0.4 throw edge           a die on its edge (also none, multi, unsure, suspicious)
@@ -36,6 +37,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
 )
@@ -53,6 +55,7 @@ const (
 	VerbStart   Verb = "start"
 	VerbSetup   Verb = "setup"
 	VerbPlayers Verb = "players"
+	VerbRobots  Verb = "robots"
 	VerbSensors Verb = "sensors"
 	VerbThrow   Verb = "throw"
 	VerbLift    Verb = "lift"
@@ -82,6 +85,9 @@ type Step struct {
 	Position engine.Position
 	// Names for players.
 	Names [engine.NumColours]string
+	// Robots for robots: each colour's bot level (bots.New), "" for a
+	// person.
+	Robots [engine.NumColours]string
 	// Caps for sensors.
 	Caps board.Caps
 	// Seq for seq.
@@ -200,6 +206,24 @@ func ParseLine(text string) (st Step, ok bool, err error) {
 			if a != "-" {
 				st.Names[i] = strings.ReplaceAll(a, "_", " ")
 			}
+		}
+	case VerbRobots:
+		if err := want(4, "robots YELLOW BLUE RED GREEN (a bot level each: random, greedy, mc or mc:N; - for a person)"); err != nil {
+			return st, false, err
+		}
+		robots := 0
+		for i, a := range args {
+			if a == "-" {
+				continue
+			}
+			if _, err := bots.New(a, 0); err != nil {
+				return st, false, fmt.Errorf("robot %s: %w", engine.Colour(i).Name(), err)
+			}
+			st.Robots[i] = a
+			robots++
+		}
+		if robots == engine.NumColours {
+			return st, false, errors.New("robots: every colour is a robot; a player must make the robots' moves")
 		}
 	case VerbSensors:
 		if err := want(1, "sensors presence|counts|colours"); err != nil {
@@ -448,11 +472,21 @@ func FormatBoard(snap *board.Snapshot) string {
 	return b.String()
 }
 
-// FormatSetup writes a set-up step (players, sensors, seq) as a line.
+// FormatSetup writes a set-up step (players, robots, sensors, seq) as a
+// line.
 func FormatSetup(st Step) string {
 	switch st.Verb {
 	case VerbPlayers:
 		return playersLine(st.Names)
+	case VerbRobots:
+		line := "robots"
+		for _, l := range st.Robots {
+			if l == "" {
+				l = "-"
+			}
+			line += " " + l
+		}
+		return line
 	case VerbSensors:
 		switch {
 		case st.Caps.Colours:

@@ -38,6 +38,8 @@ func TestParseLine(t *testing.T) {
 		{"judge start G", true, func(s Step) bool { return !s.JudgeSet && s.Starter == engine.Green }},
 		{"players Ana Bea_Luz - Dani", true, func(s Step) bool { return s.Names == [4]string{"Ana", "Bea Luz", "", "Dani"} }},
 		{"sensors counts", true, func(s Step) bool { return s.Caps == board.Caps{Counts: true} }},
+		{"robots - mc:50 - greedy", true, func(s Step) bool { return s.Verb == VerbRobots && s.Robots == [4]string{"", "mc:50", "", "greedy"} }},
+		{"robots - - - -", true, func(s Step) bool { return s.Robots == [4]string{} }},
 		{"seq 120", true, func(s Step) bool { return s.Seq == 120 }},
 		{"at 3.5 timer", true, func(s Step) bool { return s.Verb == VerbTimer && s.At == 3500*time.Millisecond }},
 	}
@@ -70,6 +72,10 @@ func TestParseLine_Errors(t *testing.T) {
 		{"judge dance", "judge set PPN"},
 		{"sensors sonar", `bad sensors "sonar"`},
 		{"players Ana", "players YELLOW"},
+		{"robots greedy", "robots YELLOW BLUE RED GREEN"},
+		{"robots - - - clever", `robot Green: bad bot "clever"`},
+		{"robots - mc:0 - -", `robot Blue: bad bot "mc:0"`},
+		{"robots random greedy mc mc:9", "every colour is a robot"},
 		{"fly 5", `unknown verb "fly"`},
 		{"timer 5", "want: timer"},
 	}
@@ -124,11 +130,18 @@ func TestFormatInput_RoundTrip(t *testing.T) {
 
 func FuzzParseLine(f *testing.F) {
 	for _, s := range []string{"opening Y3 B5 R5 G2 B6 R1", "setup 5:Y B 5 0 - Y", "at 0.4 throw edge", "at 1.2 lift YH",
-		"at 1.9 place 5 Y", "at 2 board 5:Y,12:2,YH:YYY", "at 9.0 judge set - Y throw 0 - Y by Ana", "players A B C D", "seq 7", "at 3.5 timer"} {
+		"at 1.9 place 5 Y", "at 2 board 5:Y,12:2,YH:YYY", "at 9.0 judge set - Y throw 0 - Y by Ana", "players A B C D", "seq 7", "at 3.5 timer", "robots - mc:50 - greedy"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		st, ok, err := ParseLine(line)
+		if err == nil && ok && st.Verb == VerbRobots {
+			// Robot seats that parse print and parse back the same.
+			back, _, err := ParseLine(FormatSetup(st))
+			if err != nil || back.Robots != st.Robots {
+				t.Fatalf("robots %q: %+v, %v", FormatSetup(st), back.Robots, err)
+			}
+		}
 		if err != nil || !ok || st.Verb != VerbBoard {
 			return
 		}
@@ -264,5 +277,44 @@ func TestReadAll_BadLinesWithTheirNumbers(t *testing.T) {
 	}
 	if got := sc.Ahead(0); len(got) != 1 || got[0].Verb != VerbThrow {
 		t.Errorf("ahead of line 1: %+v, want the one throw before the bad line", got)
+	}
+}
+
+// A robots line prints and parses back the same, and seats its robots
+// for the next game alone: the game after it, started without one, has
+// no robots line to go by.
+func TestRobots_NextGameAlone(t *testing.T) {
+	st := Step{Verb: VerbRobots, Robots: [4]string{"", "mc:50", "", "greedy"}}
+	line := FormatSetup(st)
+	back, ok, err := ParseLine(line)
+	if err != nil || !ok || back.Robots != st.Robots {
+		t.Fatalf("%q reads back as %+v, %v", line, back.Robots, err)
+	}
+	r := NewRunner(referee.Opts{Caps: board.Caps{Counts: true, Colours: true}})
+	steps := []struct {
+		line   string
+		levels [4]string
+		ok     bool
+	}{
+		{"start Y", [4]string{}, false},
+		{line, [4]string{}, false}, // for the next start, not this game
+		{"at 1 throw 5", [4]string{}, false},
+		{"judge start B", st.Robots, true},
+		{"at 2 throw 3", st.Robots, true},
+		{"robots - - - -", st.Robots, true},
+		{"setup 5:Y B 5 0 - Y", [4]string{}, true},
+		{"start R", [4]string{}, false},
+	}
+	for _, s := range steps {
+		step, _, err := ParseLine(s.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := r.Input(step); err != nil {
+			t.Fatalf("%q: %v", s.line, err)
+		}
+		if levels, ok := r.Robots(); levels != s.levels || ok != s.ok {
+			t.Errorf("after %q: robots %q, %v; want %q, %v", s.line, levels, ok, s.levels, s.ok)
+		}
 	}
 }

@@ -1,11 +1,10 @@
 package termboard
 
 import (
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -14,46 +13,26 @@ type Lang string
 
 // The languages the terminal speaks.
 const (
-	English Lang = "en"
-	Spanish Lang = "es"
+	English = Lang(spanish.English)
+	Spanish = Lang(spanish.Spanish)
 )
 
 // LangFromEnv picks the language from a locale such as the LANG
-// variable's: Spanish for es_*, else English.
-func LangFromEnv(locale string) Lang {
-	if strings.HasPrefix(strings.ToLower(locale), "es") {
-		return Spanish
-	}
-	return English
-}
+// variable's: Spanish for es_*, else English (spanish.LangFromEnv).
+func LangFromEnv(locale string) Lang { return Lang(spanish.LangFromEnv(locale)) }
 
 // LocaleLang is the language of the process's locale: LC_ALL, else
-// LC_MESSAGES, else LANG, as LangFromEnv reads them.
-func LocaleLang() Lang {
-	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if l := os.Getenv(v); l != "" {
-			return LangFromEnv(l)
-		}
-	}
-	return English
-}
+// LC_MESSAGES, else LANG (spanish.LocaleLang).
+func LocaleLang() Lang { return Lang(spanish.LocaleLang()) }
 
 // ParseLang parses "es" or "en".
 func ParseLang(s string) (Lang, error) {
-	switch Lang(s) {
-	case English, Spanish:
-		return Lang(s), nil
-	}
-	return "", fmt.Errorf("language %q: want es or en", s)
+	l, err := spanish.ParseLang(s)
+	return Lang(l), err
 }
 
 // Pick returns en or es, whichever is in the language l.
-func (l Lang) Pick(en, es string) string {
-	if l == Spanish {
-		return es
-	}
-	return en
-}
+func (l Lang) Pick(en, es string) string { return spanish.Lang(l).Pick(en, es) }
 
 // ColourName returns a colour's name.
 func (l Lang) ColourName(c engine.Colour) string {

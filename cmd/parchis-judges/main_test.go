@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/parchis-table/parchis/internal/password"
+	"github.com/parchis-table/parchis/internal/spanish"
 )
 
 // The demo judge (juez / juez) is refused on any address beyond this
@@ -72,5 +74,44 @@ func TestVersion_OnStdout(t *testing.T) {
 	var out, errb bytes.Buffer
 	if st := run([]string{"--version"}, nil, &out, &errb); st != 0 || !strings.HasPrefix(out.String(), "parchis-judges ") {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", st, out.String(), errb.String())
+	}
+}
+
+// TestMain runs the tests in the English they read, whatever the locale;
+// TestLang sets the one it checks.
+func TestMain(m *testing.M) {
+	os.Setenv("LC_ALL", "")
+	os.Setenv("LC_MESSAGES", "")
+	os.Setenv("LANG", "C")
+	os.Exit(m.Run())
+}
+
+// TestLang_HelpAndMistakes: the help and the usual mistakes in the
+// locale's language, checked as parchis' and parchisd's are.
+func TestLang_HelpAndMistakes(t *testing.T) {
+	for _, args := range [][]string{
+		{"-h"}, {"-no-such-flag"}, {"stray"}, {"hash-password"}, {"hash-password", "-h"},
+		{"-addr", "0.0.0.0:0", "-broker", "tcp://127.0.0.1:1"},
+	} {
+		out := map[string]string{}
+		for _, lang := range []string{"es_ES.UTF-8", "en_US.UTF-8"} {
+			t.Setenv("LANG", lang)
+			var stdout, stderr bytes.Buffer
+			run(args, strings.NewReader(""), &stdout, &stderr)
+			out[lang] = stdout.String() + stderr.String()
+		}
+		es, en := out["es_ES.UTF-8"], out["en_US.UTF-8"]
+		if es == en {
+			t.Errorf("%v: the same text in both languages:\n%s", args, es)
+		}
+		if w := spanish.EnglishIn(es); len(w) > 0 {
+			t.Errorf("%v: English words %q in the Spanish text:\n%s", args, w, es)
+		}
+		if l := spanish.EnglishLines(en, es); len(l) > 0 {
+			t.Errorf("%v: English lines in the Spanish text: %q", args, l)
+		}
+		if w := spanish.SpanishIn(en); len(w) > 0 {
+			t.Errorf("%v: Spanish words %q in the English text:\n%s", args, w, en)
+		}
 	}
 }

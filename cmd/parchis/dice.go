@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -12,12 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/vision"
 	"github.com/parchis-table/parchis/vision/learned"
 	"github.com/parchis-table/parchis/vision/source"
 )
 
-const diceUsage = `usage: parchis dice read [flags] FILE...     read the die in each image
+const diceUsageEN = `usage: parchis dice read [flags] FILE...     read the die in each image
        parchis dice read [flags] -           read the images whose paths come on stdin
        parchis dice eval [flags] DIR...      score the reader on labelled folders (labels.csv)
        parchis dice teach -o PROFILE LABELS.csv
@@ -54,42 +55,83 @@ Exit status: 0 when every image was read (whatever the answer), 2 on bad
 usage or an image or labels file that cannot be read.
 `
 
+const diceUsageES = `uso: parchis dice read [opciones] FICHERO...   lee el dado de cada imagen
+     parchis dice read [opciones] -            lee las imágenes cuyas rutas llegan por stdin
+     parchis dice eval [opciones] CARPETA...   puntúa el lector con carpetas etiquetadas (labels.csv)
+     parchis dice teach -o PERFIL ETIQUETAS.csv
+                                               enseña al lector aprendido los dados del torneo
+
+read escribe una línea por imagen, en el orden de entrada: RUTA<TAB>RESPUESTA
+CONFIANZA, donde RESPUESTA es 1…6, none (ningún dado), multi (varios), edge
+(de canto) o unsure (dudoso).
+
+eval escribe, por carpeta y en total, la matriz de confusión, la tasa de
+lectura (valor correcto), la tasa de error (un valor equivocado) y los ms
+por imagen.
+
+teach lee ETIQUETAS.csv (filas fichero,etiqueta; rutas absolutas o relativas
+a la carpeta del CSV; etiquetas 1…6): dos o tres fotos de cada cara de los
+dados del torneo, un dado por foto, y escribe el perfil que lee -profile.
+Una foto cuyo dado no casa con su etiqueta se rechaza, nombrándola.
+
+Opciones:
+  -oblique        las fotos se tomaron de lado, no desde arriba
+  -calib FICHERO  usa la bandeja y el tamaño del dado de una calibración (YAML)
+  -learned        lee con el lector aprendido (vision/learned), que lee
+                  recortes y fotogramas desde cualquier vista, sin -oblique;
+                  aún no es el de la mesa: véase vision/train/REPORT.md
+  -model FICHERO  el modelo del lector aprendido (ONNX) en vez del incorporado
+  -profile FICHERO  el lector aprendido con el perfil de un torneo (de teach)
+  -o FICHERO      teach: el perfil que se escribe
+
+Ejemplo:
+  $ parchis dice read bandeja.png
+  bandeja.png	5 0.97
+  $ find fotos -name '*.png' | parchis dice read -
+  $ parchis dice eval ../shared/data/dice/tomitomi3_gray128
+
+Estado de salida: 0 si se leyeron todas las imágenes (sea cual sea la
+respuesta), 2 si se usa mal o no se puede leer una imagen o un fichero de
+etiquetas.
+`
+
+// diceUsage is the usage of parchis dice in the locale's language.
+func diceUsage() string { return spanish.Pick(diceUsageEN, diceUsageES) }
+
 // runDice runs "parchis dice ARGS".
 func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, diceUsage)
+		fmt.Fprint(stdout, diceUsage())
 		if len(args) == 0 {
 			return 2
 		}
 		return 0
 	}
+	lang := spanish.LocaleLang()
 	cmd := args[0]
 	fs := flag.NewFlagSet("parchis dice "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, diceUsage) }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), diceUsage()) }
 	oblique := fs.Bool("oblique", false, "photos taken from the side")
 	calib := fs.String("calib", "", "calibration YAML file")
 	useLearned := fs.Bool("learned", false, "read with the learned reader")
 	modelFile := fs.String("model", "", "the learned reader's model (ONNX)")
 	profileFile := fs.String("profile", "", "the learned reader's venue profile")
 	out := fs.String("o", "", "teach: the profile to write")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if st := cli.Parse(fs, args[1:], exitUsage); st >= 0 {
+		return st
 	}
 	opts := vision.DefaultOpts
 	if *calib != "" {
 		f, err := os.Open(*calib)
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+			fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
 			return 2
 		}
 		c, err := vision.ReadCalibrationYAML(f)
 		f.Close()
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice: %s: %v\n", *calib, err)
+			fmt.Fprintf(stderr, "parchis dice: %s: %s\n", *calib, spanish.Local(err.Error()))
 			return 2
 		}
 		opts = c.Apply(opts)
@@ -103,7 +145,7 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *modelFile != "" {
 			m, err := learned.LoadModel(*modelFile)
 			if err != nil {
-				fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+				fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
 				return 2
 			}
 			lo.Model = m
@@ -111,7 +153,7 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *profileFile != "" {
 			p, err := learned.LoadProfile(*profileFile, lo.Model)
 			if err != nil {
-				fmt.Fprintf(stderr, "parchis dice: %v\n", err)
+				fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
 				return 2
 			}
 			lo.Profile = p
@@ -127,7 +169,7 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "eval":
 		return diceEval(fs.Args(), newReader, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "parchis dice: unknown command %q\n%s", cmd, diceUsage)
+	fmt.Fprintf(stderr, "parchis dice: %s\n%s", lang.Say(fmt.Sprintf("unknown command %q", cmd)), diceUsage())
 	return 2
 }
 
@@ -140,30 +182,30 @@ type dieReader interface {
 // diceTeach runs "parchis dice teach -o PROFILE LABELS.csv".
 func diceTeach(args []string, out string, opts learned.Opts, stdout, stderr io.Writer) int {
 	if len(args) != 1 || out == "" {
-		fmt.Fprintf(stderr, "parchis dice teach: want -o PROFILE and one LABELS.csv\n%s", diceUsage)
+		fmt.Fprintf(stderr, "parchis dice teach: %s\n%s", spanish.Pick("want -o PROFILE and one LABELS.csv", "se espera -o PERFIL y un ETIQUETAS.csv"), diceUsage())
 		return 2
 	}
 	photos, err := learned.ReadTeachPhotos(args[0], source.DecodeImage)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchis dice teach: %v\n", err)
+		fmt.Fprintf(stderr, "parchis dice teach: %s\n", spanish.Local(err.Error()))
 		return 2
 	}
 	p, err := learned.Teach(opts.Model, photos)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchis dice teach: %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "parchis dice teach: %s: %s\n", args[0], spanish.Local(err.Error()))
 		return 2
 	}
 	if err := learned.WriteProfileFile(out, p); err != nil {
-		fmt.Fprintf(stderr, "parchis dice teach: %v\n", err)
+		fmt.Fprintf(stderr, "parchis dice teach: %s\n", spanish.Local(err.Error()))
 		return 2
 	}
-	fmt.Fprintf(stdout, "taught %d photos (faces 1…6: %v); wrote %s\n", len(photos), p.Photos, out)
+	fmt.Fprintf(stdout, spanish.Pick("taught %d photos (faces 1…6: %v); wrote %s\n", "aprendidas %d fotos (caras 1…6: %v); escrito %s\n"), len(photos), p.Photos, out)
 	return 0
 }
 
 func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
-		fmt.Fprintf(stderr, "parchis dice read: no images\n%s", diceUsage)
+		fmt.Fprintf(stderr, "parchis dice read: %s\n%s", spanish.Pick("no images", "ninguna imagen"), diceUsage())
 		return 2
 	}
 	if len(paths) == 1 && paths[0] == "-" {
@@ -175,7 +217,7 @@ func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdou
 			}
 		}
 		if err := sc.Err(); err != nil {
-			fmt.Fprintf(stderr, "parchis dice read: stdin: %v\n", err)
+			fmt.Fprintf(stderr, "parchis dice read: stdin: %s\n", spanish.Local(err.Error()))
 			return 2
 		}
 	}
@@ -187,7 +229,7 @@ func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdou
 		img, err := source.DecodeImage(p)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(stderr, "parchis dice read: %v\n", err)
+			fmt.Fprintf(stderr, "parchis dice read: %s\n", spanish.Local(err.Error()))
 			code = 2
 			continue
 		}
@@ -199,7 +241,7 @@ func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdou
 
 func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
-		fmt.Fprintf(stderr, "parchis dice eval: no folders\n%s", diceUsage)
+		fmt.Fprintf(stderr, "parchis dice eval: %s\n%s", spanish.Pick("no folders", "ninguna carpeta"), diceUsage())
 		return 2
 	}
 	rd := newReader()
@@ -208,21 +250,21 @@ func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Write
 	for _, dir := range dirs {
 		f, err := os.Open(filepath.Join(dir, "labels.csv"))
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice eval: %v\n", err)
+			fmt.Fprintf(stderr, "parchis dice eval: %s\n", spanish.Local(err.Error()))
 			code = 2
 			continue
 		}
 		labels, err := vision.ReadLabels(f)
 		f.Close()
 		if err != nil {
-			fmt.Fprintf(stderr, "parchis dice eval: %s: %v\n", filepath.Join(dir, "labels.csv"), err)
+			fmt.Fprintf(stderr, "parchis dice eval: %s: %s\n", filepath.Join(dir, "labels.csv"), spanish.Local(err.Error()))
 			code = 2
 		}
 		var t vision.Tally
 		for _, l := range labels {
 			img, err := source.DecodeImage(filepath.Join(dir, l.File))
 			if err != nil {
-				fmt.Fprintf(stderr, "parchis dice eval: %v\n", err)
+				fmt.Fprintf(stderr, "parchis dice eval: %s\n", spanish.Local(err.Error()))
 				code = 2
 				continue
 			}
@@ -233,15 +275,26 @@ func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Write
 			total.Add(l.Want, res, took)
 		}
 		fmt.Fprintf(stdout, "== %s\n", dir)
-		if err := t.WriteMatrix(stdout); err != nil {
+		if err := writeMatrix(stdout, &t); err != nil {
 			return 2
 		}
 	}
 	if len(dirs) > 1 {
 		fmt.Fprintln(stdout, "== total")
-		if err := total.WriteMatrix(stdout); err != nil {
+		if err := writeMatrix(stdout, &total); err != nil {
 			return 2
 		}
 	}
 	return code
+}
+
+// writeMatrix writes a tally's confusion matrix and summary
+// (vision.Tally.WriteMatrix) with its words in the locale's language.
+func writeMatrix(w io.Writer, t *vision.Tally) error {
+	var b strings.Builder
+	if err := t.WriteMatrix(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, spanish.Local(b.String()))
+	return err
 }

@@ -92,6 +92,17 @@ func TestDiceEval_ConfusionAndRates(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
 	}
+	// In Spanish.
+	setLang(t, "es_ES.UTF-8")
+	out.Reset()
+	if code := runDice([]string{"eval", dir}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"real\\leído", "tasa de lectura 100.00% (2)", "tasa de error 0.00% (0)", "ms/imagen"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("Spanish output lacks %q:\n%s", want, out.String())
+		}
+	}
 }
 
 // TestDiceRead_UsesColour checks that dice read answers what the

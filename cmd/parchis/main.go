@@ -26,6 +26,7 @@ import (
 	"os"
 
 	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/spanish"
 )
 
 // Exit statuses.
@@ -36,17 +37,18 @@ const (
 )
 
 func commands() []cli.Command {
+	l := spanish.LocaleLang()
 	return []cli.Command{
-		{Name: "moves", Summary: "list the legal moves of a position", Run: runMoves},
-		{Name: "play", Summary: "play a move on a position", Run: runPlay},
-		{Name: "throw", Summary: "apply a throw to a position", Run: runThrow},
-		{Name: "replay", Summary: "check a game record and print its end", Run: runReplay},
-		{Name: "selfplay", Summary: "play random games, or bots against each other, and report how they ended", Run: runSelfPlay},
-		{Name: "suggest", Summary: "list the legal moves best first, with their win chances", Run: runSuggest},
-		{Name: "winprob", Summary: "estimate each pair's chance of winning from a position", Run: runWinProb},
-		{Name: "verify", Summary: "check a result's signatures and record", Run: runVerify},
-		{Name: "dice", Summary: "read die faces from images, or score the recogniser on labelled folders", Run: runDice},
-		{Name: "check", Summary: "find the table's sensors, light every LED, list occupied sites", Run: runCheck},
+		{Name: "moves", Summary: l.Pick("list the legal moves of a position", "lista los movimientos legales de una posición"), Run: runMoves},
+		{Name: "play", Summary: l.Pick("play a move on a position", "juega un movimiento en una posición"), Run: runPlay},
+		{Name: "throw", Summary: l.Pick("apply a throw to a position", "aplica una tirada a una posición"), Run: runThrow},
+		{Name: "replay", Summary: l.Pick("check a game record and print its end", "comprueba el acta de una partida y escribe cómo acaba"), Run: runReplay},
+		{Name: "selfplay", Summary: l.Pick("play random games, or bots against each other, and report how they ended", "juega partidas al azar, o bots entre sí, y dice cómo acabaron"), Run: runSelfPlay},
+		{Name: "suggest", Summary: l.Pick("list the legal moves best first, with their win chances", "lista los movimientos legales, el mejor primero, con su probabilidad de ganar"), Run: runSuggest},
+		{Name: "winprob", Summary: l.Pick("estimate each pair's chance of winning from a position", "estima la probabilidad de ganar de cada pareja desde una posición"), Run: runWinProb},
+		{Name: "verify", Summary: l.Pick("check a result's signatures and record", "comprueba las firmas y el acta de un resultado"), Run: runVerify},
+		{Name: "dice", Summary: l.Pick("read die faces from images, or score the recogniser on labelled folders", "lee el dado en imágenes, o puntúa el lector con carpetas etiquetadas"), Run: runDice},
+		{Name: "check", Summary: l.Pick("find the table's sensors, light every LED, list occupied sites", "busca los sensores de la mesa, enciende cada LED, lista las casillas ocupadas"), Run: runCheck},
 	}
 }
 
@@ -55,7 +57,8 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	p := cli.Program{Name: "parchis", Commands: commands(), Status: "0 ok, 1 a rule is broken, 2 bad usage or unparsable input", ExitUsage: exitUsage}
+	p := cli.Program{Name: "parchis", Commands: commands(), ExitUsage: exitUsage,
+		Status: spanish.Pick("0 ok, 1 a rule is broken, 2 bad usage or unparsable input", "0 bien, 1 se incumple una regla, 2 mal uso o entrada ilegible")}
 	return p.Run(args, stdin, stdout, stderr)
 }
 

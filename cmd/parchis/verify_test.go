@@ -145,6 +145,24 @@ func TestVerify(t *testing.T) {
 		})
 	}
 
+	// Every case said in Spanish too, checked as TestLang checks the
+	// commands.
+	for _, tt := range tests {
+		t.Run(tt.name+" in Spanish", func(t *testing.T) {
+			out := map[string]string{}
+			for _, lang := range []string{"es_ES.UTF-8", "en_GB.UTF-8"} {
+				setLang(t, lang)
+				var stdout, stderr bytes.Buffer
+				code := runVerify(tt.args, strings.NewReader(""), &stdout, &stderr)
+				if code != tt.code {
+					t.Errorf("%s: exit %d, want %d", lang, code, tt.code)
+				}
+				out[lang] = stdout.String() + stderr.String()
+			}
+			checkLanguages(t, out["es_ES.UTF-8"], out["en_GB.UTF-8"])
+		})
+	}
+
 	t.Run("stdin", func(t *testing.T) {
 		b, _ := os.ReadFile(good)
 		var stdout, stderr bytes.Buffer

@@ -62,6 +62,7 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon twice")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	metricsAddr := freeAddr(t)
@@ -75,7 +76,8 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 	cmd, _ := startSim(t, bin, "-config", cfg, "-speed", "50")
 	path := filepath.Join(dir, table.JournalName)
 	// Until the journal holds a few records: a busy machine starts the
-	// daemon slowly.
+	// daemon slowly. The fourth is damaged below, and at least one must
+	// follow it for the damage to be in the middle.
 	records := func() int {
 		data, _ := os.ReadFile(path)
 		n := 0
@@ -87,7 +89,7 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 			off += m
 		}
 	}
-	for deadline := time.Now().Add(30 * time.Second); records() < 4 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(30 * time.Second); records() < 5 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
 	cmd.Process.Signal(syscall.SIGTERM)

@@ -225,7 +225,7 @@ func TestScreen_BoardInATerminal_TextDownAPipe(t *testing.T) {
 	if err := s.draw(&snap, &f, pos.String(), events); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"1-17", "position: - Y throw 0 - Y", "1 start"} {
+	for _, w := range []string{"1-17", "posición: - Y throw 0 - Y", "1 start"} {
 		if !strings.Contains(pipe.String(), w) {
 			t.Errorf("text form lacks %q:\n%s", w, pipe.String())
 		}

@@ -31,6 +31,8 @@ type judgeClient struct {
 	replies map[string]broadcast.Reply
 	events  []referee.Event
 	online  bool
+	// stateSeq is the number of the last event the table's state includes.
+	stateSeq uint64
 }
 
 func connectJudge(t *testing.T, broker, user, password string) *judgeClient {
@@ -59,6 +61,11 @@ func connectJudge(t *testing.T, broker, user, password string) *judgeClient {
 		case broadcast.TopicStatus:
 			var st broadcast.Status
 			j.online = json.Unmarshal(m.Payload(), &st) == nil && st.Status == "online"
+		case broadcast.TopicState:
+			var st broadcast.State
+			if json.Unmarshal(m.Payload(), &st) == nil {
+				j.stateSeq = st.Seq
+			}
 		}
 	})
 	if !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
@@ -116,14 +123,15 @@ func (j *judgeClient) command(t *testing.T, key ed25519.PrivateKey, c broadcast.
 	}
 }
 
-// lastSeq is the number of the newest event the judge has seen.
+// lastSeq is the number of the newest event the judge has seen, or that
+// the table's state includes (a judge who connected after it).
 func (j *judgeClient) lastSeq() uint64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if n := len(j.events); n > 0 {
-		return j.events[n-1].Seq
+		return max(j.events[n-1].Seq, j.stateSeq)
 	}
-	return 0
+	return j.stateSeq
 }
 
 func (j *judgeClient) event(seq uint64) (referee.Event, bool) {

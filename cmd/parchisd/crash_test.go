@@ -77,6 +77,7 @@ func TestCrash_KilledAnywhere_ResumesSamePositionAndEvents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the daemon many times")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	script := filepath.Join(t.TempDir(), "game.script")
 	text := gameScript(t, 1200)

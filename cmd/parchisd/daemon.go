@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,11 +26,11 @@ import (
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw"
 	"github.com/parchis-table/parchis/internal/version"
-	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/judges"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/tablescript"
 )
 
 // daemon holds what the table daemon runs, whatever its hardware: the
@@ -48,21 +47,24 @@ type daemon struct {
 	dash    *judges.Server
 	judges  broadcast.Judges
 
-	// result is the last game's result, signed, awaiting a judge;
-	// resultSeq the number of its result event.
+	// result is the last game's result, signed, one of judging's results
+	// (published on the result topic until the next game); resultSeq the
+	// number of its result event.
 	result    *broadcast.Result
 	resultSeq uint64
-	// round is the tournament round the judges' last new-game named, kept
-	// in the records of the games that follow (in memory only: a restart
-	// forgets it until the next new-game).
-	round string
+	// judging holds the round of the judges' last new-game and the results
+	// waiting for their verdict, kept in DIR/judging.json; judgingErr says
+	// why that file cannot be written, if it cannot.
+	judging    judging
+	judgingErr error
 	// feedHeld are events the feed's queue could not take (a full disk),
 	// oldest first, queued again at the next event or Retry; feedErr says
 	// why.
 	feedHeld []referee.Event
 	feedErr  error
 	// robots are the robot partners of the game: the configuration's,
-	// or those of the judges' last new-game command.
+	// or those of the judges' last new-game command; after a restart,
+	// those the journal gives the game in play.
 	robots *robot.Seats
 	// stopRobots stops the robots' thinking goroutine; ctx is the
 	// daemon's.
@@ -254,6 +256,9 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 			return nil, err
 		}
 	}
+	// The results of earlier games come back before the table opens: a
+	// game whose end it saves as it opens joins them.
+	d.loadJudging()
 	sinks := []table.Sink{table.SinkFunc(d.showLights), table.SinkFunc(d.feed), d.metrics}
 	d.table, err = table.Open(table.Opts{
 		OnJournalSync: d.metrics.journalSync,
@@ -263,6 +268,17 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 	})
 	if err != nil {
 		return nil, err
+	}
+	if levels, ok := d.table.Robots(); ok {
+		// The robot partners the game was started with, not the
+		// configuration's: a judge may have seated others.
+		robots, err := robot.NewByColour(levels, 1)
+		if err != nil {
+			return nil, fmt.Errorf("robot partners in the journal: %w", err)
+		}
+		d.seat(robots)
+		r := d.table.Referee()
+		d.showLights(&table.Update{Lights: r.Lights(), Position: r.Position()})
 	}
 	if d.pub != nil && d.pub.LastSeq() > d.table.Referee().Seq() {
 		// The feed had events the journal no longer has (it was damaged):
@@ -278,8 +294,8 @@ func start(ctx context.Context, cfg *config.Daemon, log *slog.Logger, caps hw.Ca
 		log.Error("the last game's result cannot be read back", "err", err)
 	} else if ok {
 		d.gameEnd(end)
-		d.loadCertified()
 	}
+	d.publishResults()
 	d.publishState(time.Now())
 	return d, nil
 }
@@ -340,6 +356,9 @@ func (d *daemon) alerts() []string {
 	}
 	if d.feedErr != nil {
 		a = append(a, fmt.Sprintf("the feed's queue cannot be written (%v): %d events held", d.feedErr, len(d.feedHeld)))
+	}
+	if d.judgingErr != nil {
+		a = append(a, fmt.Sprintf("the judging file cannot be written (%v): the round and %d results waiting are kept in memory", d.judgingErr, d.waitingCount()))
 	}
 	return a
 }
@@ -419,6 +438,9 @@ func (d *daemon) retry() {
 	d.table.Retry()
 	if d.pub != nil && len(d.feedHeld) > 0 {
 		d.flushFeed()
+	}
+	if d.judgingErr != nil {
+		d.saveJudging()
 	}
 	d.showAlerts()
 }
@@ -515,7 +537,8 @@ func (d *daemon) gotWinChance(e bots.LiveEstimate) {
 	d.publishState(time.Now())
 }
 
-// gameEnd signs the finished game's result and publishes it for the judges.
+// gameEnd signs the finished game's result and publishes it for the
+// judges, after the results still waiting.
 func (d *daemon) gameEnd(g table.GameEnd) {
 	res := &broadcast.Result{
 		Event: d.cfg.Event, Table: d.cfg.Table, Position: g.Position.String(),
@@ -526,12 +549,13 @@ func (d *daemon) gameEnd(g table.GameEnd) {
 		res.Result = w.String()
 	}
 	res.Sign(d.key)
-	d.result, d.resultSeq = res, g.Seq
-	d.log.Info("game over", "result", res.Result, "record_sha256", res.RecordSHA256, "saved", g.File)
+	d.result, d.resultSeq = d.keepResult(res), g.Seq
+	d.log.Info("game over", "result", res.Result, "record_sha256", res.RecordSHA256, "saved", g.File, "waiting", d.waitingCount())
 	if d.pub != nil {
-		if err := d.pub.Result(*res); err != nil {
+		if err := d.pub.Result(*d.result); err != nil {
 			d.log.Error("result", "err", err)
 		}
+		d.publishResults()
 	}
 }
 
@@ -578,18 +602,21 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 		// lights already show their moves.
 		old := d.robots
 		d.seat(robots)
-		seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
-		if err == nil {
-			d.round = c.Round
-		} else {
-			d.seat(old)
+		if err = d.journalRobots(); err == nil {
+			seq, err = d.input(referee.Input{At: now, Kind: referee.InputStart, Starter: starter, Players: names, Judge: c.Judge})
 		}
-		if err == nil && d.result != nil {
+		if err != nil {
+			d.seat(old)
+			break
+		}
+		if d.result != nil {
 			// The judges start the next game: the last result leaves the
-			// feed (it is kept in DIR/games).
+			// result topic (it is kept in DIR/games); while it waits for a
+			// verdict it stays on its own.
 			d.result = nil
 			d.pub.ClearResult()
 		}
+		d.newRound(c.Round)
 	case broadcast.CmdCorrect:
 		pos, perr := engine.ParsePPN(c.Position)
 		if perr != nil {
@@ -620,6 +647,13 @@ func (d *daemon) command(req broadcast.Request, now time.Time) {
 	}
 }
 
+// journalRobots journals the robot partners seated now as those of the
+// next game to start, so that a restart seats them again.
+func (d *daemon) journalRobots() error {
+	_, err := d.table.Step(tablescript.Step{Verb: tablescript.VerbRobots, Robots: d.robots.ByColour()}, "")
+	return err
+}
+
 // input hands one input to the table and returns the number of its last
 // event.
 func (d *daemon) input(in referee.Input) (uint64, error) {
@@ -633,74 +667,10 @@ func (d *daemon) input(in referee.Input) (uint64, error) {
 	return events[len(events)-1].Seq, nil
 }
 
-func (d *daemon) certify(c broadcast.Command) error {
-	if d.result == nil {
-		return errors.New("no result is waiting for a judge")
-	}
-	if c.Certification == nil {
-		return errors.New("the command carries no certification")
-	}
-	// A verdict is final: nobody changes a result a judge has signed.
-	if v := d.result.Certification; v != nil {
-		return fmt.Errorf("the result is already %s by %s", v.Verdict, v.Judge)
-	}
-	if err := d.result.VerifyCertification(c.Certification, d.judges); err != nil {
-		return err
-	}
-	// Kept on disk first: a verdict that could not be saved is not given.
-	certified := *d.result
-	certified.Certification = c.Certification
-	if err := d.saveCertified(&certified); err != nil {
-		return err
-	}
-	d.result = &certified
-	if d.pub != nil {
-		return d.pub.Result(*d.result)
-	}
-	return nil
-}
-
-// certifiedFile is where the certified result of the current one is kept,
-// beside the saved games: named by its record's hash.
-func (d *daemon) certifiedFile() string {
-	return filepath.Join(d.cfg.Dir, "games", "result-"+d.result.RecordSHA256[:16]+".json")
-}
-
-// saveCertified keeps a certified result beside the saved games.
-func (d *daemon) saveCertified(res *broadcast.Result) error {
-	b, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return err
-	}
-	return journal.WriteFileAtomic(d.certifiedFile(), b, 0o640)
-}
-
-// loadCertified takes back the verdict on the current result, when a judge
-// gave one before a restart.
-func (d *daemon) loadCertified() {
-	b, err := os.ReadFile(d.certifiedFile())
-	if err != nil {
-		return
-	}
-	var saved broadcast.Result
-	if err := json.Unmarshal(b, &saved); err != nil || saved.Certification == nil || saved.RecordSHA256 != d.result.RecordSHA256 {
-		d.log.Error("the saved verdict does not belong to the last game", "file", d.certifiedFile(), "err", err)
-		return
-	}
-	if err := d.result.VerifyCertification(saved.Certification, d.judges); err != nil {
-		d.log.Error("the saved verdict does not verify", "file", d.certifiedFile(), "err", err)
-		return
-	}
-	d.result.Certification = saved.Certification
-	if d.pub != nil {
-		d.pub.Result(*d.result)
-	}
-}
-
 // recordTags are the header tags of a finished game's record that the
 // table's configuration and the judges give: Event, Table and Round.
 func (d *daemon) recordTags() []engine.Tag {
-	return []engine.Tag{{Key: "Event", Value: d.cfg.Event}, {Key: "Table", Value: d.cfg.Table}, {Key: "Round", Value: d.round}}
+	return []engine.Tag{{Key: "Event", Value: d.cfg.Event}, {Key: "Table", Value: d.cfg.Table}, {Key: "Round", Value: d.judging.Round}}
 }
 
 // serveMetrics serves the Prometheus metrics on addr until ctx ends.

@@ -57,6 +57,7 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon for half a minute")
 	}
+	t.Parallel()
 	disk, ok := testdisk.Mount(t, 8<<20)
 	if !ok {
 		return
@@ -116,7 +117,7 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 		return alerts[len(alerts)-1]
 	}
 
-	cmd, log, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "500")
+	cmd, log, _ := startSimLogged(t, bin, "-config", cfg, "-speed", gameSpeed)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	time.Sleep(1500 * time.Millisecond)
@@ -131,8 +132,26 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 		t.Fatalf("the table never said the disk was full; log:\n%s", log.notable())
 	}
 	metricsDuring := httpGet(t, "http://"+metricsAddr+"/metrics")
-	// Full across a game's end: a game lasts about 11 s at this speed.
-	time.Sleep(25 * time.Second)
+	// Full across a game's end, and the next game's start: the feed holds
+	// back what the journal cannot write, the metrics count what happened
+	// (a game lasts 10 to 15 s at this speed; the next begins 6 ms after
+	// its end).
+	games := func() string {
+		for line := range strings.Lines(httpGet(t, "http://"+metricsAddr+"/metrics")) {
+			if strings.HasPrefix(line, "parchisd_games_total ") {
+				return line
+			}
+		}
+		return ""
+	}
+	before := games()
+	for deadline := time.Now().Add(90 * time.Second); games() == before; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("no game ended within 90 s of the disk filling up (%q)", before)
+			break
+		}
+	}
+	time.Sleep(time.Second)
 	during := rec.max()
 	free()
 	deadline = time.Now().Add(20 * time.Second)
@@ -153,7 +172,7 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 
 	// A last run in which nobody plays delivers what is left, and offers
 	// the last result.
-	cmd, _, _ = startSimLogged(t, bin, "-config", cfg, "-speed", "500", "-pace", "10h")
+	cmd, _, _ = startSimLogged(t, bin, "-config", cfg, "-speed", gameSpeed, "-pace", "10h")
 	done = make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var want []referee.Event

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/table"
 )
@@ -151,5 +152,44 @@ func TestScript_BadInput_RealLineNumbers(t *testing.T) {
 				t.Errorf("exit %d, %q; want %d and %q", st, errb.String(), exitUsage, tc.want)
 			}
 		})
+	}
+}
+
+// TestJournalCommand_Spanish: check and salvage say the damage in the
+// locale's language.
+func TestJournalCommand_Spanish(t *testing.T) {
+	dir := tableDir(t)
+	data, _ := os.ReadFile(filepath.Join(dir, table.JournalName))
+	off := 0
+	for range 2 {
+		_, n, err := journal.DecodeRecord(data[off:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		off += n
+	}
+	flip(t, filepath.Join(dir, table.JournalName), func([]byte) int { return off + 9 })
+	t.Setenv("LANG", "es_ES.UTF-8")
+	for _, c := range []struct {
+		cmd    string
+		status int
+		want   []string
+	}{
+		{"check", exitFail, []string{"DAÑADO en el byte", "(el CRC del registro no cuadra)", "se mantiene en los 2 registros anteriores", "problemas"}},
+		{"salvage", exitOK, []string{"dañado en el byte", "cortado a los 2 registros anteriores al daño", "(registro 3)", "un juez debe revisar la partida"}},
+		{"check", exitFail, []string{"un juez debe revisar la partida: el diario se dañó en el byte"}},
+	} {
+		var out, errb bytes.Buffer
+		if st := run([]string{"journal", c.cmd, dir}, nil, &out, &errb); st != c.status {
+			t.Errorf("%s: exit %d, want %d: %s", c.cmd, st, c.status, errb.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s says\n%s\nwithout %q", c.cmd, out.String(), w)
+			}
+		}
+		if w := spanish.EnglishIn(out.String()); len(w) > 0 {
+			t.Errorf("%s: English words %q in:\n%s", c.cmd, w, out.String())
+		}
 	}
 }

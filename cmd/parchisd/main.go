@@ -26,10 +26,12 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/spanish"
 )
 
 const (
@@ -39,16 +41,17 @@ const (
 )
 
 func commands() []cli.Command {
+	l := spanish.LocaleLang()
 	return []cli.Command{
-		{Name: "sim", Summary: "run the simulated table with the broker and the dashboard (-tour: a guided game)", Run: runSim},
-		{Name: "run", Summary: "run the real table from a configuration file", Run: runRun},
-		{Name: "script", Summary: "feed a table script to the referee and print its events", Run: runScript},
-		{Name: "check", Summary: "find the sensors, light every LED, list occupied sites", Run: runCheck},
-		{Name: "calibrate", Summary: "find the dice tray and the die's size for the camera", Run: runCalibrate},
-		{Name: "tiles", Summary: "show or set the sensor tiles' thresholds (show | calibrate)", Run: runTiles},
-		{Name: "journal", Summary: "check the journals, or salvage a damaged one (check DIR | salvage DIR)", Run: runJournal},
-		{Name: "config", Summary: "print the default configuration, every setting explained", Run: runConfig},
-		{Name: "hash-password", Summary: "hash a password for a broker user (reads it from stdin)", Run: runHashPassword},
+		{Name: "sim", Summary: l.Pick("run the simulated table with the broker and the dashboard (-tour: a guided game)", "pone en marcha la mesa simulada con el broker y el panel (-tour: una partida guiada)"), Run: runSim},
+		{Name: "run", Summary: l.Pick("run the real table from a configuration file", "pone en marcha la mesa real con un fichero de configuración"), Run: runRun},
+		{Name: "script", Summary: l.Pick("feed a table script to the referee and print its events", "pasa un guion de mesa al árbitro y escribe sus eventos"), Run: runScript},
+		{Name: "check", Summary: l.Pick("find the sensors, light every LED, list occupied sites", "busca los sensores, enciende cada LED, lista las casillas ocupadas"), Run: runCheck},
+		{Name: "calibrate", Summary: l.Pick("find the dice tray and the die's size for the camera", "localiza la bandeja y el tamaño del dado para la cámara"), Run: runCalibrate},
+		{Name: "tiles", Summary: l.Pick("show or set the sensor tiles' thresholds (show | calibrate)", "muestra o ajusta los umbrales de las placas de sensores (show | calibrate)"), Run: runTiles},
+		{Name: "journal", Summary: l.Pick("check the journals, or salvage a damaged one (check DIR | salvage DIR)", "comprueba los diarios, o rescata uno dañado (check CARPETA | salvage CARPETA)"), Run: runJournal},
+		{Name: "config", Summary: l.Pick("print the default configuration, every setting explained", "escribe la configuración por defecto, con cada ajuste explicado"), Run: runConfig},
+		{Name: "hash-password", Summary: l.Pick("hash a password for a broker user (reads it from stdin)", "calcula el hash de la contraseña de un usuario del broker (la lee de stdin)"), Run: runHashPassword},
 	}
 }
 
@@ -57,7 +60,8 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	p := cli.Program{Name: "parchisd", Commands: commands(), Status: "0 ok, 1 the table failed or a check did not pass, 2 bad usage or configuration", ExitUsage: exitUsage}
+	p := cli.Program{Name: "parchisd", Commands: commands(), ExitUsage: exitUsage,
+		Status: spanish.Pick("0 ok, 1 the table failed or a check did not pass, 2 bad usage or configuration", "0 bien, 1 la mesa falló o una comprobación no pasó, 2 mal uso o mala configuración")}
 	return p.Run(args, stdin, stdout, stderr)
 }
 
@@ -69,3 +73,9 @@ func newFlags(name, synopsis, about, example string, stderr io.Writer) *flag.Fla
 // parseFlags parses args and returns the exit status to use when parsing
 // ended the command, or -1 to go on.
 func parseFlags(fs *flag.FlagSet, args []string) int { return cli.Parse(fs, args, exitUsage) }
+
+// unexpected says that an argument is one too many, in the locale's
+// language.
+func unexpected(arg string) string {
+	return fmt.Sprintf(spanish.Pick("unexpected argument %q", "argumento de más «%s»"), arg)
+}

@@ -17,6 +17,11 @@ var daemonBin struct {
 }
 
 func TestMain(m *testing.M) {
+	// The tests read the commands' English; TestLang sets the locale it
+	// checks.
+	os.Setenv("LC_ALL", "")
+	os.Setenv("LC_MESSAGES", "")
+	os.Setenv("LANG", "C")
 	code := m.Run()
 	if daemonBin.dir != "" {
 		os.RemoveAll(daemonBin.dir)

@@ -27,6 +27,7 @@ import (
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/hw/tiles"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/vision"
@@ -35,26 +36,28 @@ import (
 )
 
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "-config FILE",
+	l := spanish.LocaleLang()
+	fs := newFlags("run", l.Pick("-config FILE", "-config FICHERO"), l.Pick(
 		"Runs the real table: the site sensors, lights and dice camera the configuration\nnames, the referee and its journal, and the live feed. Meant to run under\nsystemd (config/parchisd.service): it reports ready and feeds the watchdog.",
+		"Pone en marcha la mesa real: los sensores de las casillas, las luces y la\ncámara del dado que nombra la configuración, el árbitro y su diario, y la\nemisión en directo. Pensada para systemd (config/parchisd.service): avisa\ncuando está lista y alimenta el watchdog."),
 		"  parchisd run -config /etc/parchisd/parchisd.yaml", stderr)
-	cfgPath := fs.String("config", "", "configuration `FILE` (required)")
+	cfgPath := fs.String("config", "", l.Pick("configuration `FILE` (required)", "`FICHERO` de configuración (obligatorio)"))
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
 	if *cfgPath == "" || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "parchisd run: want -config FILE and no arguments")
+		fmt.Fprintln(stderr, l.Pick("parchisd run: want -config FILE and no arguments", "parchisd run: se espera -config FICHERO y ningún argumento"))
 		return exitUsage
 	}
 	cfg, err := config.LoadAndCheckDaemonFile(*cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchisd run: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd run: %s\n", l.Say(err.Error()))
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := runTable(ctx, cfg, newLogger(cfg, stderr)); err != nil {
-		fmt.Fprintf(stderr, "parchisd run: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd run: %s\n", l.Say(err.Error()))
 		return exitFail
 	}
 	return exitOK

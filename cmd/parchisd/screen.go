@@ -10,6 +10,7 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/hw/sim"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/termboard"
 )
@@ -126,9 +127,9 @@ func (s *screen) redraw(events []referee.Event) error {
 		if err := sim.Render(&b, pieces, lights, sim.RenderOpts{}); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "position: %s\n", position)
+		fmt.Fprintf(&b, "%s: %s\n", s.lang.Pick("position", "posición"), position)
 		for _, e := range events {
-			b.WriteString(eventText(e) + "\n")
+			b.WriteString(eventText(spanish.Lang(s.lang), e) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -136,13 +137,14 @@ func (s *screen) redraw(events []referee.Event) error {
 	return err
 }
 
-// eventText is an event's line in the text form.
-func eventText(e referee.Event) string {
+// eventText is an event's line in the text form: its fields as the feed
+// has them, its detail in lang.
+func eventText(lang spanish.Lang, e referee.Event) string {
 	rule := ""
 	if e.Rule != "" {
 		rule = " [" + e.Rule + "]"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%5d %-10s %s %s%s%s %s", e.Seq, e.Type, e.Colour, e.Throw, e.Move, rule, e.Detail))
+	return strings.TrimSpace(fmt.Sprintf("%5d %-10s %s %s%s%s %s", e.Seq, e.Type, e.Colour, e.Throw, e.Move, rule, lang.Say(e.Detail)))
 }
 
 // isTerminal reports whether f is a terminal (a character device).

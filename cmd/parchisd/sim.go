@@ -16,6 +16,7 @@ import (
 	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/hw/sim"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/simtable"
@@ -25,29 +26,31 @@ import (
 )
 
 func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("sim", "[-config FILE] [flags]",
+	l := spanish.LocaleLang()
+	fs := newFlags("sim", l.Pick("[-config FILE] [flags]", "[-config FICHERO] [opciones]"), l.Pick(
 		"Runs the simulated table: four simulated players throw a die under a synthetic\ncamera read by the real recogniser and move pieces on an in-memory board read\nthrough the real debouncing; the referee, journal, lights, embedded broker and\njudges' dashboard run as on a real table. Open the dashboard's address in a\nbrowser to watch the game live.",
+		"Pone en marcha la mesa simulada: cuatro jugadores simulados tiran un dado\nbajo una cámara sintética que lee el reconocedor real y mueven fichas en un\ntablero en memoria leído con el filtrado real de los sensores; el árbitro,\nel diario, las luces, el broker incorporado y el panel de los jueces\nfuncionan como en una mesa real. Abra la dirección del panel en un\nnavegador para seguir la partida en directo."),
 		"  parchisd sim\n  parchisd sim -games 1 -speed 50 -render=false -dir /tmp/sim", stderr)
-	cfgPath := fs.String("config", "", "configuration `FILE` (default: the built-in defaults)")
-	dir := fs.String("dir", "", "keep the journal and games in `DIR` (overrides the config)")
+	cfgPath := fs.String("config", "", l.Pick("configuration `FILE` (default: the built-in defaults)", "`FICHERO` de configuración (si no, la configuración incorporada)"))
+	dir := fs.String("dir", "", l.Pick("keep the journal and games in `DIR` (overrides the config)", "guarda el diario y las partidas en `CARPETA` (manda sobre la configuración)"))
 	var games optionalInt
-	fs.Var(&games, "games", "stop after `N` games (default: the config's sim.games; 0 for ever)")
-	pace := fs.Duration("pace", 0, "time between two actions of the players (default: the config's sim.pace)")
-	seed := fs.Uint64("seed", 0, "seed of the simulated players (default: the config's sim.seed)")
-	render := fs.Bool("render", true, "draw the board and its lights in the terminal (when the config allows)")
-	speed := fs.Float64("speed", 1, "run the simulated time this many times faster than real time")
-	tour := fs.Bool("tour", false, "play one short scripted game that stages every infraction, explained, in DIR/tour")
-	lang := fs.String("lang", string(langFromEnv()), "language of the words under the board, es or en (from LANG when not given)")
+	fs.Var(&games, "games", l.Pick("stop after `N` games (default: the config's sim.games; 0 for ever)", "para tras `N` partidas (si no, sim.games de la configuración; 0 sin fin)"))
+	pace := fs.Duration("pace", 0, l.Pick("time between two actions of the players (default: the config's sim.pace)", "tiempo entre dos acciones de los jugadores (si no, sim.pace de la configuración)"))
+	seed := fs.Uint64("seed", 0, l.Pick("seed of the simulated players (default: the config's sim.seed)", "semilla de los jugadores simulados (si no, sim.seed de la configuración)"))
+	render := fs.Bool("render", true, l.Pick("draw the board and its lights in the terminal (when the config allows)", "dibuja el tablero y sus luces en el terminal (si la configuración lo permite)"))
+	speed := fs.Float64("speed", 1, l.Pick("run the simulated time this many times faster than real time", "el tiempo simulado corre estas veces más rápido que el real"))
+	tour := fs.Bool("tour", false, l.Pick("play one short scripted game that stages every infraction, explained, in DIR/tour", "juega una partida corta guionizada que escenifica cada infracción, explicada, en CARPETA/tour"))
+	lang := fs.String("lang", string(langFromEnv()), l.Pick("language of the words under the board, es or en (from LANG when not given)", "idioma de los textos bajo el tablero, es o en (si no, el de LANG)"))
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
 	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "parchisd sim: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "parchisd sim: %s\n", unexpected(fs.Arg(0)))
 		return exitUsage
 	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchisd sim: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd sim: %s\n", l.Say(err.Error()))
 		return exitUsage
 	}
 	if *dir != "" {
@@ -55,7 +58,7 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if games.set {
 		if games.n < 0 {
-			fmt.Fprintf(stderr, "parchisd sim: -games %d: want 0 (for ever) or more\n", games.n)
+			fmt.Fprintf(stderr, l.Pick("parchisd sim: -games %d: want 0 (for ever) or more\n", "parchisd sim: -games %d: ha de ser 0 (sin fin) o más\n"), games.n)
 			return exitUsage
 		}
 		cfg.Sim.Games = games.n
@@ -69,17 +72,17 @@ func runSim(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg.Sim.Render = cfg.Sim.Render && *render
 	words, err := termboard.ParseLang(*lang)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchisd sim: -lang: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd sim: -lang: %s\n", l.Say(err.Error()))
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *speed <= 0 || *speed > 1000 {
-		fmt.Fprintf(stderr, "parchisd sim: -speed %v: want more than 0 and at most 1000\n", *speed)
+		fmt.Fprintf(stderr, l.Pick("parchisd sim: -speed %v: want more than 0 and at most 1000\n", "parchisd sim: -speed %v: ha de ser mayor que 0 y como mucho 1000\n"), *speed)
 		return exitUsage
 	}
 	if err := simulate(ctx, cfg, simOpts{speed: *speed, lang: words, tour: *tour}, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "parchisd sim: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd sim: %s\n", l.Say(err.Error()))
 		return exitFail
 	}
 	return exitOK
@@ -103,7 +106,7 @@ func (o *optionalInt) String() string {
 func (o *optionalInt) Set(s string) error {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return errors.New("want a whole number")
+		return errors.New(spanish.Pick("want a whole number", "se espera un número entero"))
 	}
 	o.n, o.set = n, true
 	return nil
@@ -202,11 +205,16 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	played := 0
 	newGame := func() error {
 		starter := engine.Colour((cfg.Sim.Seed + uint64(played)) % engine.NumColours)
+		if err := d.journalRobots(); err != nil {
+			return err
+		}
 		_, err := drv.Start(starter, names)
 		return err
 	}
 	if pos := d.table.Referee().Position(); d.table.Referee().Game() != nil && pos.Phase() != engine.PhaseEnd {
-		drv.Resume()
+		if _, err := drv.Resume(); err != nil {
+			return err
+		}
 		log.Info("resuming the game in the journal", "position", pos.String())
 	} else if err := newGame(); err != nil {
 		return err

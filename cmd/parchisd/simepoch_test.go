@@ -59,7 +59,9 @@ func TestSimEpoch_RestartGoesOnFromTheJournal(t *testing.T) {
 	opts.Epoch = simEpoch(tb, time.Now())
 	drv = simtable.NewDriver(tb, opts)
 	if pos := tb.Referee().Position(); tb.Referee().Game() != nil && pos.Phase() != engine.PhaseEnd {
-		drv.Resume()
+		if _, err := drv.Resume(); err != nil {
+			t.Fatal(err)
+		}
 	} else if _, err := drv.Start(engine.Red, [4]string{"Ana", "Bea", "Carla", "Dani"}); err != nil {
 		t.Fatal(err)
 	}

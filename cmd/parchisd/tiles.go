@@ -13,6 +13,7 @@ import (
 	"github.com/parchis-table/parchis/firmware/protocol"
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/hw/tiles"
+	"github.com/parchis-table/parchis/internal/spanish"
 )
 
 const tilesAbout = `Shows or sets the sensor tiles' classification thresholds over their RS-485
@@ -34,6 +35,26 @@ the layout's) or from -serial. show asks every tile of the layout unless
 status is 1; bad values are refused before anything is sent (exit 2).
 See firmware/README.md.`
 
+const tilesAboutES = `Muestra o ajusta los umbrales de clasificación de las placas de sensores por su
+línea RS-485, al montar la mesa. Los umbrales son desviaciones respecto a la
+referencia vacía de una casilla, en las cuentas de 12 bits de las placas (5 V
+entre 4096): desde ONE un sensor lee una ficha, desde TWO dos fichas, y una
+lectura solo vuelve atrás cuando la desviación pasa HYSTERESIS más allá de su
+umbral. Cada placa los guarda en su EEPROM: sobreviven a reinicios y a
+reprogramaciones.
+
+  show        escribe de cada placa su dirección, número de arranque (cambia
+              en cada reinicio), canales, umbrales y colores
+  calibrate   ajusta umbrales (-set), colores (-colours) o nuevas referencias
+              vacías (-empty) de las placas nombradas (-addr o -all), y
+              escribe lo que responde cada placa
+
+La línea sale de -config (sensors.serial, sensors.baud; las placas son las de
+su disposición) o de -serial. show pregunta a todas las placas de la
+disposición salvo que -addr nombre algunas. Una placa que no responde se
+nombra, y el estado de salida es 1; los valores erróneos se rechazan antes
+de enviar nada (estado 2). Véase firmware/README.md.`
+
 const tilesExample = `  parchisd tiles -config /etc/parchisd/parchisd.yaml show
   parchisd tiles -serial /dev/ttyAMA0 -addr 1 show
   parchisd tiles -config /etc/parchisd/parchisd.yaml calibrate -all -set 180,420,30
@@ -41,20 +62,24 @@ const tilesExample = `  parchisd tiles -config /etc/parchisd/parchisd.yaml show
 
 // runTiles is parchisd tiles … show and parchisd tiles … calibrate.
 func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("tiles", "[-config FILE | -serial DEV [-baud N] [-layout FILE]] [-timeout D]\n"+
+	l := spanish.LocaleLang()
+	fs := newFlags("tiles", l.Pick("[-config FILE | -serial DEV [-baud N] [-layout FILE]] [-timeout D]\n", "[-config FICHERO | -serial DISP [-baud N] [-layout FICHERO]] [-timeout D]\n")+
 		"         show [-addr N,…]\n"+
-		"         calibrate -addr N,… | -all [-set ONE,TWO,HYSTERESIS] [-colours NORTH,SOUTH | -colours none] [-empty]",
-		tilesAbout, tilesExample, stderr)
-	cfgPath := fs.String("config", "", "the daemon's configuration `FILE`: its sensors.serial, sensors.baud and layout")
-	serialPath := fs.String("serial", "", "serial port `DEV` of the tiles' RS-485 line (e.g. /dev/ttyAMA0)")
-	baud := fs.Int("baud", serial.DefaultOpts.Baud, "with -serial: the line's rate")
-	layoutPath := fs.String("layout", "", "with -serial: the board layout `FILE` whose tiles -all and show ask")
-	timeout := fs.Duration("timeout", serial.DefaultOpts.Timeout, "how long to wait for a tile's answer, `D`; a tile is asked 3 times before it is reported")
-	addrs := fs.String("addr", "", "the tiles' addresses, comma-separated (e.g. 1,2,5)")
-	all := fs.Bool("all", false, "calibrate: every tile of the layout")
-	set := fs.String("set", "", "calibrate: the thresholds `ONE,TWO,HYSTERESIS`, with HYSTERESIS < ONE < TWO ≤ 4095 (the tiles' default: 180,420,30)")
-	colours := fs.String("colours", "", "calibrate: `NORTH,SOUTH`, the colour of the pieces whose magnet has its north pole down, and of those with the south pole down (Y, B, R, G; e.g. Y,R); none when the magnets are not fitted by colour")
-	empty := fs.Bool("empty", false, "calibrate: the tiles take their next scan as the empty baselines (clear the board first)")
+		l.Pick("         calibrate -addr N,… | -all [-set ONE,TWO,HYSTERESIS] [-colours NORTH,SOUTH | -colours none] [-empty]",
+			"         calibrate -addr N,… | -all [-set ONE,TWO,HYSTERESIS] [-colours NORTE,SUR | -colours none] [-empty]"),
+		l.Pick(tilesAbout, tilesAboutES), tilesExample, stderr)
+	cfgPath := fs.String("config", "", l.Pick("the daemon's configuration `FILE`: its sensors.serial, sensors.baud and layout", "el `FICHERO` de configuración del demonio: su sensors.serial, sensors.baud y disposición"))
+	serialPath := fs.String("serial", "", l.Pick("serial port `DEV` of the tiles' RS-485 line (e.g. /dev/ttyAMA0)", "puerto serie `DISP` de la línea RS-485 de las placas (p. ej. /dev/ttyAMA0)"))
+	baud := fs.Int("baud", serial.DefaultOpts.Baud, l.Pick("with -serial: the line's rate", "con -serial: la velocidad de la línea"))
+	layoutPath := fs.String("layout", "", l.Pick("with -serial: the board layout `FILE` whose tiles -all and show ask", "con -serial: el `FICHERO` de disposición del tablero cuyas placas preguntan -all y show"))
+	timeout := fs.Duration("timeout", serial.DefaultOpts.Timeout, l.Pick("how long to wait for a tile's answer, `D`; a tile is asked 3 times before it is reported", "cuánto esperar la respuesta de una placa, `D`; se pregunta 3 veces a una placa antes de informar de ella"))
+	addrs := fs.String("addr", "", l.Pick("the tiles' addresses, comma-separated (e.g. 1,2,5)", "las `DIRECCIONES` de las placas, separadas por comas (p. ej. 1,2,5)"))
+	all := fs.Bool("all", false, l.Pick("calibrate: every tile of the layout", "calibrate: todas las placas de la disposición"))
+	set := fs.String("set", "", l.Pick("calibrate: the thresholds `ONE,TWO,HYSTERESIS`, with HYSTERESIS < ONE < TWO ≤ 4095 (the tiles' default: 180,420,30)",
+		"calibrate: los umbrales `ONE,TWO,HYSTERESIS`, con HYSTERESIS < ONE < TWO ≤ 4095 (los de fábrica de las placas: 180,420,30)"))
+	colours := fs.String("colours", "", l.Pick("calibrate: `NORTH,SOUTH`, the colour of the pieces whose magnet has its north pole down, and of those with the south pole down (Y, B, R, G; e.g. Y,R); none when the magnets are not fitted by colour",
+		"calibrate: `NORTE,SUR`, el color de las fichas cuyo imán tiene el polo norte abajo, y el de las que tienen abajo el sur (Y, B, R, G; p. ej. Y,R); none si los imanes no van por colores"))
+	empty := fs.Bool("empty", false, l.Pick("calibrate: the tiles take their next scan as the empty baselines (clear the board first)", "calibrate: las placas toman su siguiente lectura como referencias vacías (antes, despeje el tablero)"))
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -65,6 +90,12 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	usage := func(format string, a ...any) int {
+		format = tilesErrorsES.In(l, format)
+		for i, v := range a {
+			if err, ok := v.(error); ok {
+				a[i] = l.Say(err.Error())
+			}
+		}
 		fmt.Fprintf(stderr, "parchisd tiles: "+format+"\n", a...)
 		return exitUsage
 	}
@@ -137,7 +168,7 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	port, err := serial.Open(path, &so)
 	if err != nil {
-		fmt.Fprintf(stderr, "parchisd tiles: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd tiles: %s\n", l.Say(err.Error()))
 		return exitFail
 	}
 	defer port.Close()
@@ -147,15 +178,15 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	failed := 0
 	fail := func(a uint8, err error) {
 		failed++
-		fmt.Fprintf(stderr, "parchisd tiles: %v\n", err)
+		fmt.Fprintf(stderr, "parchisd tiles: %s\n", l.Say(err.Error()))
 		var te *tiles.TileError
 		if errors.As(err, &te) {
 			err = te.Err
 		}
-		fmt.Fprintf(w, "%d\t%v\n", a, err)
+		fmt.Fprintf(w, "%d\t%s\n", a, l.Say(err.Error()))
 	}
 	if action == "show" {
-		fmt.Fprintln(w, "tile\tboot\tchannels\tone\ttwo\thysteresis\tcolours")
+		fmt.Fprintln(w, l.Pick("tile\tboot\tchannels\tone\ttwo\thysteresis\tcolours", "placa\tarranque\tcanales\tone\ttwo\thysteresis\tcolores"))
 		for _, a := range list {
 			st, err := s.Status(a)
 			if err != nil {
@@ -166,7 +197,7 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%d\t%d\t%s\n", a, st.Boot, st.Channels, c.One, c.Two, c.Hysteresis, colourText(c))
 		}
 	} else {
-		fmt.Fprintln(w, "tile\tone\ttwo\thysteresis\tcolours\tbaselines")
+		fmt.Fprintln(w, l.Pick("tile\tone\ttwo\thysteresis\tcolours\tbaselines", "placa\tone\ttwo\thysteresis\tcolores\treferencias"))
 		for _, a := range list {
 			c := protocol.Calibration{}
 			if thresholds == nil || colour == nil {
@@ -186,16 +217,16 @@ func runTiles(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fail(a, err)
 				continue
 			}
-			base := "kept"
+			base := l.Pick("kept", "las de antes")
 			if *empty {
-				base = "taken from the next scan"
+				base = l.Pick("taken from the next scan", "de la siguiente lectura")
 			}
 			fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%s\t%s\n", a, got.One, got.Two, got.Hysteresis, colourText(got), base)
 		}
 	}
 	w.Flush()
 	if failed > 0 {
-		fmt.Fprintf(stderr, "parchisd tiles: %d of %d tiles failed\n", failed, len(list))
+		fmt.Fprintf(stderr, l.Pick("parchisd tiles: %d of %d tiles failed\n", "parchisd tiles: fallaron %d de %d placas\n"), failed, len(list))
 		return exitFail
 	}
 	return exitOK
@@ -273,10 +304,32 @@ func parseAddrs(s string) ([]uint8, error) {
 	return out, nil
 }
 
-// colourText says which colour each pole means.
+// colourText says which colour each pole means, in the locale's
+// language.
 func colourText(c protocol.Calibration) string {
+	l := spanish.LocaleLang()
 	if !c.Colours {
-		return "not read"
+		return l.Pick("not read", "no se leen")
 	}
-	return fmt.Sprintf("north %s, south %s", engine.Colour(c.North).Name(), engine.Colour(c.South).Name())
+	north, south := engine.Colour(c.North), engine.Colour(c.South)
+	if l == spanish.Spanish {
+		return fmt.Sprintf("norte %s, sur %s", spanish.ColourNoun(north.String()), spanish.ColourNoun(south.String()))
+	}
+	return fmt.Sprintf("north %s, south %s", north.Name(), south.Name())
+}
+
+// tilesErrorsES says parchisd tiles' usage errors in Spanish, by their
+// English format.
+var tilesErrorsES = spanish.Forms{
+	"want show or calibrate, not %q (parchisd tiles -h explains)": "se espera show o calibrate, no «%s» (parchisd tiles -h lo explica)",
+	"unexpected argument %q":           "argumento de más «%s»",
+	"want -config FILE or -serial DEV": "se espera -config FICHERO o -serial DISP",
+	"-layout is for -serial; with -config the tiles are those of its layout": "-layout es para -serial; con -config las placas son las de su disposición",
+	"-timeout %v: want %v…%v": "-timeout %v: ha de estar entre %v y %v",
+	"show takes -addr only; -all, -set, -colours and -empty are for calibrate":                                                                    "show solo admite -addr; -all, -set, -colours y -empty son para calibrate",
+	"calibrate: name the tiles with -addr N,… or -all":                                                                                            "calibrate: nombre las placas con -addr N,… o -all",
+	"calibrate: nothing to set: give -set, -colours or -empty (show prints the thresholds)":                                                       "calibrate: nada que ajustar: indique -set, -colours o -empty (show escribe los umbrales)",
+	"%s: sensors.backend %q, sensors.serial %q: the tiles are reached over their RS-485 line (backend tiles, serial /dev/…); or give -serial DEV": "%s: sensors.backend %q, sensors.serial %q: a las placas se llega por su línea RS-485 (backend tiles, serial /dev/…); o indique -serial DISP",
+	"name the tiles with -addr N,…, or give the layout with -layout FILE":                                                                         "nombre las placas con -addr N,…, o indique la disposición con -layout FICHERO",
+	"the layout has sensors of kind %q, not tiles: name the tiles with -addr N,…":                                                                 "la disposición tiene sensores de tipo %q, no placas: nombre las placas con -addr N,…",
 }

@@ -138,6 +138,26 @@ func TestTiles_ShowAndCalibrateTheReference(t *testing.T) {
 	}
 }
 
+// TestTiles_Spanish: the tables and the failures in the locale's
+// language, the numbers and colours' letters as they are.
+func TestTiles_Spanish(t *testing.T) {
+	line, tty := referenceLine(t)
+	t.Setenv("LANG", "es_ES.UTF-8")
+	st, out, errs := tilesCmd("-serial", tty, "-layout", tilesLayout, "show")
+	if st != exitOK {
+		t.Fatalf("show: exit %d: %s", st, errs)
+	}
+	wantTable(t, out,
+		"placa arranque canales one two hysteresis colores",
+		"1 10 52 180 420 30 norte Amarillo, sur Rojo")
+	line.Remove(4)
+	st, out, errs = tilesCmd("-serial", tty, "calibrate", "-addr", "3,4", "-colours", "none", "-empty")
+	if st != exitFail || !strings.Contains(errs, "placa 4: no responde") || !strings.Contains(errs, "fallaron 1 de 2 placas") {
+		t.Errorf("tile 4 gone: exit %d, stderr %q", st, errs)
+	}
+	wantTable(t, out, "placa one two hysteresis colores referencias", "3 180 420 30 no se leen de la siguiente lectura", "4 no responde")
+}
+
 // TestTiles_EmulatedChipKeepsThresholdsThroughAReset sets thresholds on
 // the compiled firmware, resets the chip and reads them back from its
 // EEPROM.

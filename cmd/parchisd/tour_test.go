@@ -133,6 +133,7 @@ func TestSimTour_ResultCertifiedByAJudge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	hash, err := broadcast.HashPassword("s3cret")
@@ -185,7 +186,7 @@ func TestSimTour_ResultCertifiedByAJudge(t *testing.T) {
 	}
 	j := connectJudge(t, broker, "marta", "s3cret")
 	c := res.Certify(marta, broadcast.Certification{Verdict: broadcast.VerdictCertified, Judge: "marta", Reason: "tour", Time: time.Now().UTC()})
-	if r := j.command(t, marta, broadcast.Command{ID: "k1", Type: broadcast.CmdCertify, Judge: "marta", Certification: &c}); !r.OK {
+	if r := j.command(t, marta, broadcast.Command{ID: "k1", Type: broadcast.CmdCertify, Judge: "marta", Certification: &c, RecordSHA256: res.RecordSHA256}); !r.OK {
 		t.Fatalf("certify: %+v", r)
 	}
 	feed.waitCertified(t, res.RecordSHA256, 10*time.Second)

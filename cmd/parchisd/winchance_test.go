@@ -26,6 +26,7 @@ func TestSim_WinChanceInState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulated table")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	cfg, broker, _ := simConfig(t, dir, "", "win_chance:\n  playouts: 300\n")
@@ -84,6 +85,7 @@ func TestSim_RobotPartner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulated table")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	for _, level := range []string{"greedy", "mc:200"} {
 		t.Run(level, func(t *testing.T) { robotPartner(t, bin, level) })
@@ -144,11 +146,14 @@ func robotPartner(t *testing.T, bin, level string) {
 }
 
 // TestSim_NewGameSeatsRobots: a judge's new-game seats the robot partners
-// it names, and takes back the configured robot's seat it gives a person.
+// it names, and takes back the configured robot's seat it gives a person;
+// the seats are journaled with the game's start, so that the daemon,
+// killed and started again, seats them again and not the configuration's.
 func TestSim_NewGameSeatsRobots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon")
 	}
+	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	hash, err := broadcast.HashPassword("s3cret")
@@ -163,24 +168,26 @@ func TestSim_NewGameSeatsRobots(t *testing.T) {
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 	j := connectJudge(t, broker, "marta", "s3cret")
 
-	var mu sync.Mutex
-	var robots map[string]string
-	o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID("seats-viewer").SetCleanSession(true)
-	cli := mqtt.NewClient(o)
-	if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
-		t.Fatalf("viewer cannot connect: %v", tok.Error())
-	}
-	defer cli.Disconnect(100)
-	cli.Subscribe(broadcast.Prefix("local", "1")+broadcast.TopicState, 1, func(_ mqtt.Client, m mqtt.Message) {
-		var s broadcast.State
-		if json.Unmarshal(m.Payload(), &s) == nil {
-			mu.Lock()
-			robots = s.Robots
-			mu.Unlock()
-		}
-	}).WaitTimeout(10 * time.Second)
-	waitRobots := func(want string) {
+	// waitRobots waits for the state, as a viewer connected to the
+	// daemon's broker sees it, to name the robots want.
+	waitRobots := func(viewer, want string) {
 		t.Helper()
+		var mu sync.Mutex
+		var robots map[string]string
+		o := mqtt.NewClientOptions().AddBroker("tcp://" + broker).SetClientID(viewer).SetCleanSession(true)
+		cli := mqtt.NewClient(o)
+		if tok := cli.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+			t.Fatalf("viewer cannot connect: %v", tok.Error())
+		}
+		defer cli.Disconnect(100)
+		cli.Subscribe(broadcast.Prefix("local", "1")+broadcast.TopicState, 1, func(_ mqtt.Client, m mqtt.Message) {
+			var s broadcast.State
+			if json.Unmarshal(m.Payload(), &s) == nil {
+				mu.Lock()
+				robots = s.Robots
+				mu.Unlock()
+			}
+		}).WaitTimeout(10 * time.Second)
 		deadline := time.Now().Add(20 * time.Second)
 		for {
 			mu.Lock()
@@ -195,19 +202,25 @@ func TestSim_NewGameSeatsRobots(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	waitRobots("map[G:greedy]")
+	waitRobots("seats-viewer", "map[G:greedy]")
 	players := map[string]string{"Y": "Ana", "B": "Robot", "R": "Carla", "G": "Dani"}
 	r := j.command(t, marta, broadcast.Command{ID: "n1", Type: "new-game", Judge: "marta", Starter: "Y", Players: players,
 		Bots: map[string]string{"Y": "none", "B": "mc:50", "R": "none", "G": "none"}})
 	if !r.OK {
 		t.Fatalf("new-game with robots: %+v", r)
 	}
-	waitRobots("map[B:mc:50]")
+	waitRobots("seats-viewer-2", "map[B:mc:50]")
 	r = j.command(t, marta, broadcast.Command{ID: "n2", Type: "new-game", Judge: "marta", Starter: "Y", Players: players,
 		Bots: map[string]string{"Y": "greedy", "B": "greedy", "R": "greedy", "G": "greedy"}})
 	if r.OK || !strings.Contains(r.Error, "every colour is a bot") {
 		t.Errorf("new-game with four robots: %+v, want refused", r)
 	}
+
+	// Killed and started again: the game goes on with its robot.
+	cmd.Process.Kill()
+	cmd.Wait()
+	cmd, _, _ = startSimLogged(t, bin, "-config", cfg, "-speed", "5")
+	waitRobots("seats-viewer-3", "map[B:mc:50]")
 }
 
 // waitCount polls count, under mu, until it reaches want or timeout

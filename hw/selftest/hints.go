@@ -38,7 +38,7 @@ func devState(pattern, node string) (nodes []string, denied bool) {
 
 // groupHint is what to do when the user may not open a device of group.
 func groupHint(node, group string) string {
-	return fmt.Sprintf("%s is there but this user may not open it: run the check as the daemon's user (sudo -u parchis parchisd check), or add yourself to the %s group (sudo usermod -aG %s $USER, then log in again)", node, group, group)
+	return fmt.Sprintf(tr("%s is there but this user may not open it: run the check as the daemon's user (sudo -u parchis parchisd check), or add yourself to the %s group (sudo usermod -aG %s $USER, then log in again)"), node, group, group)
 }
 
 func names(nodes []string) string {
@@ -59,13 +59,13 @@ func i2cHint(bus string) string {
 	nodes, denied := devState("i2c-*", node)
 	switch {
 	case len(nodes) == 0:
-		return "I2C is off: enable it with raspi-config → Interface Options → I2C (or add dtparam=i2c_arm=on to " + configTxt + "), then reboot"
+		return fmt.Sprintf(tr("I2C is off: enable it with raspi-config → Interface Options → I2C (or add dtparam=i2c_arm=on to %s), then reboot"), configTxt)
 	case denied:
 		return groupHint(node, "i2c")
 	case bus == "":
-		return fmt.Sprintf("the I2C buses here (%s) cannot be opened: run the check as root once to see why (sudo parchisd check)", names(nodes))
+		return fmt.Sprintf(tr("the I2C buses here (%s) cannot be opened: run the check as root once to see why (sudo parchisd check)"), names(nodes))
 	}
-	return fmt.Sprintf("there is no I2C bus %q: the buses here are %s; give one with -i2c (sensors.i2c_bus in parchisd.yaml), \"1\" on a Raspberry Pi", bus, names(nodes))
+	return fmt.Sprintf(tr("there is no I2C bus %q: the buses here are %s; give one with -i2c (sensors.i2c_bus in parchisd.yaml), \"1\" on a Raspberry Pi"), bus, names(nodes))
 }
 
 // spiHint says what to do when the LED strip's SPI port cannot be opened.
@@ -77,11 +77,11 @@ func spiHint(port string) string {
 	nodes, denied := devState("spidev*", node)
 	switch {
 	case len(nodes) == 0:
-		return "SPI is off: enable it with raspi-config → Interface Options → SPI (or add dtparam=spi=on to " + configTxt + "), then reboot"
+		return fmt.Sprintf(tr("SPI is off: enable it with raspi-config → Interface Options → SPI (or add dtparam=spi=on to %s), then reboot"), configTxt)
 	case denied:
 		return groupHint(node, "spi")
 	}
-	return fmt.Sprintf("there is no SPI port %q: the ports here are %s; give one with -spi (lights.spi_port in parchisd.yaml), /dev/spidev0.0 for the strip on pins 19 and 23", port, names(nodes))
+	return fmt.Sprintf(tr("there is no SPI port %q: the ports here are %s; give one with -spi (lights.spi_port in parchisd.yaml), /dev/spidev0.0 for the strip on pins 19 and 23"), port, names(nodes))
 }
 
 // serialHint says what to do when the tiles' serial line cannot be opened.
@@ -89,13 +89,13 @@ func serialHint(path string, err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if strings.Contains(path, "USB") || strings.Contains(path, "ACM") {
-			return fmt.Sprintf("there is no %s: plug in the RS-485 USB adapter and look for its name with ls /dev/ttyUSB* /dev/serial/by-id/", path)
+			return fmt.Sprintf(tr("there is no %s: plug in the RS-485 USB adapter and look for its name with ls /dev/ttyUSB* /dev/serial/by-id/"), path)
 		}
-		return fmt.Sprintf("there is no %s: enable the UART with raspi-config → Interface Options → Serial Port (login shell over serial: No; serial port hardware: Yes), or add enable_uart=1 to %s, then reboot", path, configTxt)
+		return fmt.Sprintf(tr("there is no %s: enable the UART with raspi-config → Interface Options → Serial Port (login shell over serial: No; serial port hardware: Yes), or add enable_uart=1 to %s, then reboot"), path, configTxt)
 	case errors.Is(err, fs.ErrPermission):
 		return groupHint(path, "dialout")
 	}
-	return fmt.Sprintf("%s opened but cannot be set up as a serial line: check that it is the RS-485 adapter or the Pi's UART, and that no login console uses it (raspi-config → Interface Options → Serial Port: login shell No)", path)
+	return fmt.Sprintf(tr("%s opened but cannot be set up as a serial line: check that it is the RS-485 adapter or the Pi's UART, and that no login console uses it (raspi-config → Interface Options → Serial Port: login shell No)"), path)
 }
 
 // expanderHint says what to do when an MCP23017 does not answer.
@@ -103,16 +103,16 @@ func expanderHint(addr uint16, bus string) string {
 	if bus == "" {
 		bus = "1"
 	}
-	return fmt.Sprintf("no expander answers at %#02x: check its 3.3 V and ground, SDA and SCL to the Pi's pins 3 and 5, and that its A0–A2 pins set address %#02x (A0=%d A1=%d A2=%d); i2cdetect -y %s lists the addresses that answer (docs/build.md)",
+	return fmt.Sprintf(tr("no expander answers at %#02x: check its 3.3 V and ground, SDA and SCL to the Pi's pins 3 and 5, and that its A0–A2 pins set address %#02x (A0=%d A1=%d A2=%d); i2cdetect -y %s lists the addresses that answer (docs/build.md)"),
 		addr, addr, addr&1, addr>>1&1, addr>>2&1, bus)
 }
 
 // tileHint says what to do when a sensor tile does not answer.
 func tileHint(addr uint8, serial bool) string {
 	if serial {
-		return fmt.Sprintf("tile %d does not answer on the RS-485 line: check its power, that A goes to A and B to B from tile to tile, the 120 Ω terminator at the far end, and that its firmware has address %d (firmware/README.md)", addr, addr)
+		return fmt.Sprintf(tr("tile %d does not answer on the RS-485 line: check its power, that A goes to A and B to B from tile to tile, the 120 Ω terminator at the far end, and that its firmware has address %d (firmware/README.md)"), addr, addr)
 	}
-	return fmt.Sprintf("tile %d does not answer on the I2C bus: check its power, SDA and SCL, and that its firmware has address %d (firmware/README.md)", addr, addr)
+	return fmt.Sprintf(tr("tile %d does not answer on the I2C bus: check its power, SDA and SCL, and that its firmware has address %d (firmware/README.md)"), addr, addr)
 }
 
 // stripHint says what to do when the strip cannot be driven.

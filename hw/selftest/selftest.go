@@ -35,6 +35,7 @@ import (
 	"github.com/parchis-table/parchis/hw/sim"
 	"github.com/parchis-table/parchis/hw/tiles"
 	"github.com/parchis-table/parchis/internal/cli"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/tablescript"
 )
 
@@ -66,35 +67,29 @@ const (
 // check") with its arguments, and returns the exit status: 0 all found,
 // 1 something missing, 2 bad usage.
 func Main(prog string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		// To the flag set's output at the time: cli.Parse points it at
-		// standard output for a help asked for.
-		w := fs.Output()
-		fmt.Fprintf(w, "usage: %s [-sim] [-layout FILE] [-i2c BUS | -serial TTY [-baud N]] [-spi PORT] [-step D]\n\n%s\n\nflags:\n", prog, checkAbout)
-		fs.PrintDefaults()
-		fmt.Fprintf(w, "\nexample:\n%s\n", strings.ReplaceAll(checkExample, "parchis check", prog))
-	}
-	simulate := fs.Bool("sim", false, "check the simulated table instead of the hardware")
-	layoutFile := fs.String("layout", "", "board layout file (default: the standard layout)")
-	i2cName := fs.String("i2c", "", "I2C bus of the expanders or tiles (default: the first)")
-	spiName := fs.String("spi", "", "SPI port of the LED strip (default: the first)")
-	irqName := fs.String("irq", "GPIO17", "GPIO of the expanders' shared interrupt line")
-	serialPath := fs.String("serial", "", "serial port of the tiles' RS-485 line (e.g. /dev/ttyAMA0); default: tiles on the I2C bus")
-	baud := fs.Int("baud", serial.DefaultOpts.Baud, "with -serial: the line's rate")
-	step := fs.Duration("step", 150*time.Millisecond, "how long each LED stays lit")
-	pieces := fs.String("pieces", "", "with -sim: pieces on the board, SITE:COLOURS,… (e.g. 5:Y,12:YB)")
-	missing := fs.String("missing", "", "with -sim: expander addresses that do not answer, comma-separated (e.g. 0x25)")
+	lang := spanish.LocaleLang()
+	tool, name, _ := strings.Cut(prog, " ")
+	fs := cli.NewFlags(tool, name, lang.Pick("[-sim] [-layout FILE] [-i2c BUS | -serial TTY [-baud N]] [-spi PORT] [-step D]", "[-sim] [-layout FICHERO] [-i2c BUS | -serial TTY [-baud N]] [-spi PUERTO] [-step D]"),
+		tr(checkAbout), strings.ReplaceAll(tr(checkExample), "parchis check", prog), stderr)
+	simulate := fs.Bool("sim", false, lang.Pick("check the simulated table instead of the hardware", "comprueba la mesa simulada en vez del hardware"))
+	layoutFile := fs.String("layout", "", lang.Pick("board layout file (default: the standard layout)", "`FICHERO` de disposición del tablero (si no, la disposición estándar)"))
+	i2cName := fs.String("i2c", "", lang.Pick("I2C bus of the expanders or tiles (default: the first)", "`BUS` I2C de los expansores o las placas (si no, el primero)"))
+	spiName := fs.String("spi", "", lang.Pick("SPI port of the LED strip (default: the first)", "`PUERTO` SPI de la tira de LED (si no, el primero)"))
+	irqName := fs.String("irq", "GPIO17", lang.Pick("GPIO of the expanders' shared interrupt line", "GPIO de la línea de interrupción compartida de los expansores"))
+	serialPath := fs.String("serial", "", lang.Pick("serial port of the tiles' RS-485 line (e.g. /dev/ttyAMA0); default: tiles on the I2C bus", "`TTY`: puerto serie de la línea RS-485 de las placas (p. ej. /dev/ttyAMA0); si no, placas en el bus I2C"))
+	baud := fs.Int("baud", serial.DefaultOpts.Baud, lang.Pick("with -serial: the line's rate", "con -serial: la velocidad de la línea"))
+	step := fs.Duration("step", 150*time.Millisecond, lang.Pick("how long each LED stays lit", "cuánto tiempo queda encendido cada LED"))
+	pieces := fs.String("pieces", "", lang.Pick("with -sim: pieces on the board, SITE:COLOURS,… (e.g. 5:Y,12:YB)", "con -sim: `FICHAS` en el tablero, CASILLA:COLORES,… (p. ej. 5:Y,12:YB)"))
+	missing := fs.String("missing", "", lang.Pick("with -sim: expander addresses that do not answer, comma-separated (e.g. 0x25)", "con -sim: `DIRECCIONES` de expansores que no responden, separadas por comas (p. ej. 0x25)"))
 	if st := cli.Parse(fs, args, ExitUsage); st >= 0 {
 		return st
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", prog, fs.Arg(0))
+		fmt.Fprintf(stderr, tr("%s: unexpected argument %q\n"), prog, fs.Arg(0))
 		return ExitUsage
 	}
 	if !*simulate && (*pieces != "" || *missing != "") {
-		fmt.Fprintln(stderr, prog+": -pieces and -missing need -sim")
+		fmt.Fprintln(stderr, prog+tr(": -pieces and -missing need -sim"))
 		return ExitUsage
 	}
 	so := serial.DefaultOpts
@@ -103,16 +98,16 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		baudSet := false
 		fs.Visit(func(f *flag.Flag) { baudSet = baudSet || f.Name == "baud" })
 		if baudSet {
-			fmt.Fprintln(stderr, prog+": -baud needs -serial")
+			fmt.Fprintln(stderr, prog+tr(": -baud needs -serial"))
 			return ExitUsage
 		}
 	} else {
 		if *simulate {
-			fmt.Fprintln(stderr, prog+": -serial checks real tiles; -sim emulates expanders only")
+			fmt.Fprintln(stderr, prog+tr(": -serial checks real tiles; -sim emulates expanders only"))
 			return ExitUsage
 		}
 		if err := so.Validate(); err != nil {
-			fmt.Fprintf(stderr, "%s: -baud: %v\n", prog, err)
+			fmt.Fprintf(stderr, tr("%s: -baud: %v\n"), prog, err)
 			return ExitUsage
 		}
 	}
@@ -120,19 +115,19 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	if *layoutFile != "" {
 		f, err := os.Open(*layoutFile)
 		if err != nil {
-			fmt.Fprintf(stderr, prog+": %v\n", err)
+			fmt.Fprintf(stderr, "%s: %s\n", prog, lang.Say(err.Error()))
 			return ExitUsage
 		}
 		lay, err = config.LoadLayout(f)
 		f.Close()
 		if err != nil {
-			fmt.Fprintf(stderr, prog+": %s: %v\n", *layoutFile, err)
+			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, *layoutFile, lang.Say(err.Error()))
 			return ExitUsage
 		}
 	}
 
 	if *serialPath != "" && lay.Sensors.Kind != config.SensorsTiles {
-		fmt.Fprintf(stderr, "%s: -serial is for tiles; the layout has sensors of kind %q\n", prog, lay.Sensors.Kind)
+		fmt.Fprintf(stderr, tr("%s: -serial is for tiles; the layout has sensors of kind %q\n"), prog, lay.Sensors.Kind)
 		return ExitUsage
 	}
 
@@ -140,7 +135,7 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	if *simulate {
 		b := sim.NewBoard(nil)
 		if err := placePieces(b, *pieces); err != nil {
-			fmt.Fprintf(stderr, prog+": -pieces: %v\n", err)
+			fmt.Fprintf(stderr, "%s: -pieces: %s\n", prog, lang.Say(err.Error()))
 			return ExitUsage
 		}
 		exp := sim.NewExpanders(b, lay)
@@ -150,7 +145,7 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 			}
 			n, err := strconv.ParseUint(a, 0, 16)
 			if err != nil {
-				fmt.Fprintf(stderr, prog+": -missing: bad address %q\n", a)
+				fmt.Fprintf(stderr, prog+tr(": -missing: bad address %q\n"), a)
 				return ExitUsage
 			}
 			exp.Remove(uint16(n))
@@ -158,19 +153,19 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		h.Bus, h.Strip = exp, &spitest.Record{}
 		*step = 0
 		if lay.Sensors.Kind == config.SensorsTiles {
-			fmt.Fprintln(stderr, prog+": -sim emulates expanders only; use a direct layout")
+			fmt.Fprintln(stderr, prog+tr(": -sim emulates expanders only; use a direct layout"))
 			return ExitUsage
 		}
 		lay.Sensors.Kind = config.SensorsDirect
 	} else {
 		if _, err := host.Init(); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n  %s\n", prog, err, hostHint)
+			fmt.Fprintf(stderr, tr("%s: %v\n  %s\n"), prog, err, tr(hostHint))
 			return ExitMissing
 		}
 		if *serialPath != "" {
 			p, err := serial.Open(*serialPath, &so)
 			if err != nil {
-				fmt.Fprintf(stdout, "MISSING serial port %q for the tiles: %v\n  %s\n", *serialPath, err, serialHint(*serialPath, err))
+				fmt.Fprintf(stdout, tr("MISSING serial port %q for the tiles: %v\n  %s\n"), *serialPath, err, serialHint(*serialPath, err))
 				return ExitMissing
 			}
 			defer p.Close()
@@ -178,14 +173,14 @@ func Main(prog string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			b, err := i2creg.Open(*i2cName)
 			if err != nil {
-				fmt.Fprintf(stdout, "MISSING I2C bus %q: %v\n  %s\n", *i2cName, err, i2cHint(*i2cName))
+				fmt.Fprintf(stdout, tr("MISSING I2C bus %q: %v\n  %s\n"), *i2cName, err, i2cHint(*i2cName))
 				return ExitMissing
 			}
 			defer b.Close()
 			h.Bus = b
 		}
 		if p, err := spireg.Open(*spiName); err != nil {
-			fmt.Fprintf(stdout, "MISSING SPI port %q for the LED strip: %v\n  %s\n", *spiName, err, spiHint(*spiName))
+			fmt.Fprintf(stdout, tr("MISSING SPI port %q for the LED strip: %v\n  %s\n"), *spiName, err, spiHint(*spiName))
 		} else {
 			defer p.Close()
 			h.Strip = p
@@ -225,16 +220,16 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 			o := mcp23017.DefaultOpts
 			o.Addr = 0x20 + uint16(d)
 			if _, err := mcp23017.New(bus, &o); err != nil {
-				fmt.Fprintf(out, "MISSING expander %#02x: %v\n  %s\n", o.Addr, errors.Unwrap(err), expanderHint(o.Addr, h.BusName))
+				fmt.Fprintf(out, tr("MISSING expander %#02x: %v\n  %s\n"), o.Addr, errors.Unwrap(err), expanderHint(o.Addr, h.BusName))
 				ok = false
 			} else {
-				fmt.Fprintf(out, "found   expander %#02x\n", o.Addr)
+				fmt.Fprintf(out, tr("found   expander %#02x\n"), o.Addr)
 			}
 		}
 		if ok {
 			d, err := direct.New(bus, irq, lay, &direct.DefaultOpts)
 			if err != nil {
-				fmt.Fprintf(out, "MISSING sensors: %v\n  %s\n", err, scanHint)
+				fmt.Fprintf(out, tr("MISSING sensors: %v\n  %s\n"), err, tr(scanHint))
 				ok = false
 			} else {
 				sc = d
@@ -248,13 +243,13 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 		d, err := tiles.New(t, lay, &tiles.DefaultOpts)
 		bad := tileErrors(err)
 		if err != nil && len(bad) == 0 {
-			fmt.Fprintf(out, "MISSING sensors: %v\n  %s\n", err, scanHint)
+			fmt.Fprintf(out, tr("MISSING sensors: %v\n  %s\n"), err, tr(scanHint))
 		}
 		for _, a := range lay.Devices() {
 			if te := bad[a]; te != nil {
-				fmt.Fprintf(out, "MISSING tile %d: %v\n  %s\n", a, te.Err, tileHint(a, h.Tiles != nil))
+				fmt.Fprintf(out, tr("MISSING tile %d: %v\n  %s\n"), a, te.Err, tileHint(a, h.Tiles != nil))
 			} else {
-				fmt.Fprintf(out, "found   tile %d\n", a)
+				fmt.Fprintf(out, tr("found   tile %d\n"), a)
 			}
 		}
 		if err != nil {
@@ -263,23 +258,23 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 			sc = d
 		}
 	default:
-		fmt.Fprintf(out, "MISSING sensors: layout kind %q has no hardware to check\n  set sensors.kind in the layout to direct or tiles\n", lay.Sensors.Kind)
+		fmt.Fprintf(out, tr("MISSING sensors: layout kind %q has no hardware to check\n  set sensors.kind in the layout to direct or tiles\n"), lay.Sensors.Kind)
 		ok = false
 	}
 
 	if port == nil {
 		ok = false
 	} else if n, err := lightEach(lay, port, step); err != nil {
-		fmt.Fprintf(out, "MISSING LED strip: %v\n  %s\n", err, stripHint)
+		fmt.Fprintf(out, tr("MISSING LED strip: %v\n  %s\n"), err, tr(stripHint))
 		ok = false
 	} else {
-		fmt.Fprintf(out, "lit     %d LEDs in turn (%s, %d sites and %d tray lights)\n", n, lay.LEDs.Kind, engine.NumSites, board.TrayLights)
+		fmt.Fprintf(out, tr("lit     %d LEDs in turn (%s, %d sites and %d tray lights)\n"), n, lay.LEDs.Kind, engine.NumSites, board.TrayLights)
 	}
 
 	if sc != nil {
 		var s board.Snapshot
 		if err := sc.Scan(context.Background(), &s); err != nil {
-			fmt.Fprintf(out, "MISSING sensor reading: %v\n  %s\n", err, scanHint)
+			fmt.Fprintf(out, tr("MISSING sensor reading: %v\n  %s\n"), err, tr(scanHint))
 			ok = false
 		} else {
 			var occ []string
@@ -291,14 +286,14 @@ func Check(lay *config.Layout, h Hardware, step time.Duration, out io.Writer) in
 			if len(occ) == 0 {
 				occ = []string{"none"}
 			}
-			fmt.Fprintf(out, "occupied %s\n", strings.Join(occ, " "))
+			fmt.Fprintf(out, tr("occupied %s\n"), strings.Join(occ, " "))
 		}
 	}
 	if !ok {
-		fmt.Fprintln(out, "check: something is missing")
+		fmt.Fprintln(out, tr("check: something is missing"))
 		return ExitMissing
 	}
-	fmt.Fprintln(out, "check: all found")
+	fmt.Fprintln(out, tr("check: all found"))
 	return ExitOK
 }
 

@@ -2,9 +2,19 @@ package selftest
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
+
+// TestMain runs the tests in the English they read, whatever the locale;
+// TestCheck_Spanish sets the one it checks.
+func TestMain(m *testing.M) {
+	os.Setenv("LC_ALL", "")
+	os.Setenv("LC_MESSAGES", "")
+	os.Setenv("LANG", "C")
+	os.Exit(m.Run())
+}
 
 func TestCheck(t *testing.T) {
 	tests := []struct {
@@ -51,5 +61,25 @@ func TestCheck_HelpHasExample(t *testing.T) {
 	Main("parchis check", []string{"--help"}, &out, &errb)
 	if !strings.Contains(errb.String(), "parchis check -sim -pieces") {
 		t.Errorf("help lacks an example:\n%s", errb.String())
+	}
+}
+
+// TestCheck_Spanish: under a Spanish locale the check says what it finds
+// in Spanish, keeping the sites and addresses it names.
+func TestCheck_Spanish(t *testing.T) {
+	t.Setenv("LANG", "es_ES.UTF-8")
+	var out, errb bytes.Buffer
+	st := Main("parchis check", []string{"-sim", "-pieces", "5:Y", "-missing", "0x25"}, &out, &errb)
+	if st != ExitMissing {
+		t.Fatalf("exit %d, stderr %q", st, errb.String())
+	}
+	for _, want := range []string{"FALTA   expansor 0x25", "ningún expansor responde en 0x25", "hallado expansor 0x20", "encendidos 116 LED", "check: falta algo"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if st := Main("parchis check", []string{"-sim", "-pieces", "5:Y"}, &out, &errb); st != ExitOK || !strings.Contains(out.String(), "ocupadas 5:1") || !strings.Contains(out.String(), "check: todo encontrado") {
+		t.Errorf("exit %d, output:\n%s", st, out.String())
 	}
 }

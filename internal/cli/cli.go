@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/parchis-table/parchis/internal/password"
+	"github.com/parchis-table/parchis/internal/spanish"
 	"github.com/parchis-table/parchis/internal/version"
 )
 
@@ -53,13 +54,14 @@ func (p *Program) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 			return c.Run(args[1:], stdin, stdout, &Output{Stderr: stderr, Stdout: stdout})
 		}
 	}
-	fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
+	fmt.Fprintf(stderr, "%s: %s\n", p.Name, spanish.Local(fmt.Sprintf("unknown command %q", args[0])))
 	p.usage(stderr)
 	return p.ExitUsage
 }
 
 func (p *Program) usage(w io.Writer) {
-	fmt.Fprintf(w, "usage: %s COMMAND [ARGS]   (%s COMMAND --help for more; %s --version)\n", p.Name, p.Name, p.Name)
+	fmt.Fprintf(w, spanish.Pick("usage: %s COMMAND [ARGS]   (%s COMMAND --help for more; %s --version)\n",
+		"uso: %s ORDEN [ARGUMENTOS]   (%s ORDEN --help para saber más; %s --version)\n"), p.Name, p.Name, p.Name)
 	width := 0
 	for _, c := range p.Commands {
 		width = max(width, len(c.Name))
@@ -68,7 +70,7 @@ func (p *Program) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.Name, c.Summary)
 	}
 	if p.Status != "" {
-		fmt.Fprintln(w, "exit status: "+p.Status)
+		fmt.Fprintln(w, spanish.Pick("exit status: ", "estado de salida: ")+p.Status)
 	}
 }
 
@@ -117,15 +119,12 @@ func NewFlags(prog, name, synopsis, about, example string, stderr io.Writer) *fl
 		// Written where the flag set's output is at the time: Parse and
 		// Help point it at standard output for a help asked for.
 		w := fs.Output()
-		fmt.Fprintf(w, "usage: %s %s %s\n\n%s\n", prog, name, synopsis, about)
-		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(w)
-		if b.Len() > 0 {
-			fmt.Fprintf(w, "\nflags:\n%s", b.String())
+		lang := spanish.LocaleLang()
+		fmt.Fprintf(w, "%s: %s %s %s\n\n%s\n", lang.Pick("usage", "uso"), prog, name, synopsis, about)
+		if flags := defaults(fs, lang); flags != "" {
+			fmt.Fprintf(w, "\n%s:\n%s", lang.Pick("flags", "opciones"), flags)
 		}
-		fmt.Fprintf(w, "\nexample:\n%s\n", example)
+		fmt.Fprintf(w, "\n%s:\n%s\n", lang.Pick("example", "ejemplo"), example)
 	}
 	return fs
 }
@@ -136,11 +135,18 @@ func NewFlags(prog, name, synopsis, about, example string, stderr io.Writer) *fl
 // usage go to the flag set's output (standard error).
 func Parse(fs *flag.FlagSet, args []string, usage int) int {
 	// The flag package shows the usage itself, before Parse can tell a
-	// help asked for from a mistake: hold it until then.
-	show := fs.Usage
+	// help asked for from a mistake: hold it until then. The error it
+	// writes is held too, to be said in the locale's language.
+	show, out := fs.Usage, fs.Output()
+	var said strings.Builder
 	fs.Usage = func() {}
+	fs.SetOutput(&said)
 	err := fs.Parse(args)
 	fs.Usage = show
+	fs.SetOutput(out)
+	if said.Len() > 0 {
+		fmt.Fprint(out, spanish.Local(said.String()))
+	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		Help(fs)
@@ -157,23 +163,26 @@ func Parse(fs *flag.FlagSet, args []string, usage int) int {
 // prints its hash (internal/password), which both the broker's users and
 // the judges' file take.
 func HashPassword(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer, usage int) int {
-	fs := NewFlags(prog, "hash-password", "< PASSWORD",
-		"Reads a password from standard input and prints its hash: for a broker\nuser's password in parchisd.yaml, or a judge's line in the judges' file.\nparchisd hash-password and parchis-judges hash-password are the same command.",
+	lang := spanish.LocaleLang()
+	fs := NewFlags(prog, "hash-password", lang.Pick("< PASSWORD", "< CONTRASEÑA"),
+		lang.Pick("Reads a password from standard input and prints its hash: for a broker\nuser's password in parchisd.yaml, or a judge's line in the judges' file.\nparchisd hash-password and parchis-judges hash-password are the same command.",
+			"Lee una contraseña de la entrada estándar y escribe su hash: para la\ncontraseña de un usuario del broker en parchisd.yaml, o la línea de un juez\nen el fichero de jueces. parchisd hash-password y parchis-judges\nhash-password son la misma orden."),
 		"  echo 'secret' | "+prog+" hash-password\n  pbkdf2-sha256$"+strconv.Itoa(password.Iterations)+"$…", stderr)
 	if st := Parse(fs, args, usage); st >= 0 {
 		return st
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s hash-password: unexpected argument %q: give the password on standard input\n", prog, fs.Arg(0))
+		fmt.Fprintf(stderr, lang.Pick("%s hash-password: unexpected argument %q: give the password on standard input\n",
+			"%s hash-password: argumento de más «%s»: la contraseña va por la entrada estándar\n"), prog, fs.Arg(0))
 		return usage
 	}
 	line, err := bufio.NewReader(stdin).ReadString('\n')
 	line = strings.TrimRight(line, "\r\n")
 	if line == "" {
 		if err == nil || errors.Is(err, io.EOF) {
-			err = errors.New("empty")
+			err = errors.New(lang.Pick("empty", "vacía"))
 		}
-		fmt.Fprintf(stderr, "%s hash-password: no password on standard input (%v)\n", prog, err)
+		fmt.Fprintf(stderr, lang.Pick("%s hash-password: no password on standard input (%v)\n", "%s hash-password: no hay contraseña en la entrada estándar (%v)\n"), prog, err)
 		return usage
 	}
 	h, err := password.Hash(line)
@@ -183,4 +192,45 @@ func HashPassword(prog string, args []string, stdin io.Reader, stdout, stderr io
 	}
 	fmt.Fprintln(stdout, h)
 	return 0
+}
+
+// PrintDefaults prints the flags of fs as flag.PrintDefaults does, in the
+// locale's language, for a command that writes its own usage.
+func PrintDefaults(fs *flag.FlagSet) {
+	fmt.Fprint(fs.Output(), defaults(fs, spanish.LocaleLang()))
+}
+
+// defaults returns what flag.PrintDefaults writes for fs, in lang.
+func defaults(fs *flag.FlagSet, lang spanish.Lang) string {
+	w := fs.Output()
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(w)
+	return flagDefaults(lang, b.String())
+}
+
+// flagTypes says in Spanish the kinds of value flag.PrintDefaults names.
+var flagTypes = map[string]string{
+	"int": "entero", "uint": "natural", "int64": "entero", "uint64": "natural",
+	"float": "número", "string": "texto", "duration": "duración", "value": "valor",
+}
+
+// flagDefaults returns the flags' listing (flag.PrintDefaults) in lang:
+// in Spanish, the kinds of value and "(default …)" are said in Spanish.
+func flagDefaults(lang spanish.Lang, defaults string) string {
+	if lang != spanish.Spanish {
+		return defaults
+	}
+	lines := strings.Split(defaults, "\n")
+	for i, line := range lines {
+		if f := strings.Fields(line); strings.HasPrefix(line, "  -") && !strings.Contains(line, "\t") && len(f) == 2 {
+			if es, ok := flagTypes[f[1]]; ok {
+				line = strings.TrimSuffix(line, f[1]) + es
+			}
+		}
+		line = strings.Replace(line, " (default true)", " (por defecto, sí)", 1)
+		lines[i] = strings.Replace(line, " (default ", " (por defecto ", 1)
+	}
+	return strings.Join(lines, "\n")
 }

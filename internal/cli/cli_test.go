@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -73,4 +74,49 @@ func TestProgram_Version(t *testing.T) {
 			t.Errorf("%s: stdout %q stderr %q, want \"prog VERSION (goX …)\"", arg, out.String(), errb.String())
 		}
 	}
+}
+
+// TestProgram_Spanish: under a Spanish locale the usage, the flags' kinds
+// and defaults, the example's heading and the flag package's errors are
+// said in Spanish; what the program names (flags, commands) stays.
+func TestProgram_Spanish(t *testing.T) {
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "es_ES.UTF-8")
+	t.Setenv("LANG", "en_US.UTF-8")
+	for _, tc := range []struct {
+		args           []string
+		stdout, stderr string // contained; "" for empty
+	}{
+		{[]string{"--help"}, "uso: prog ORDEN [ARGUMENTOS]   (prog ORDEN --help para saber más; prog --version)\n  sub  does a thing\nestado de salida: 0 ok", ""},
+		{[]string{"nope"}, "", "prog: orden desconocida «nope»\nuso: prog ORDEN"},
+		{[]string{"sub", "-h"}, "uso: prog sub [-n N]\n\nDoes a thing.\n\nopciones:\n  -n entero\n    \thow many (por defecto 1)\n\nejemplo:\n  prog sub -n 2\n", ""},
+		{[]string{"sub", "-x"}, "", "opción desconocida: -x\nuso: prog sub [-n N]"},
+		{[]string{"sub", "-n", "x"}, "", "valor «x» no válido para la opción -n: no tiene la forma esperada\nuso: prog sub"},
+		{[]string{"sub", "-n"}, "", "a la opción -n le falta su valor\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		testProgram().Run(tc.args, strings.NewReader(""), &stdout, &stderr)
+		for _, c := range []struct{ name, got, want string }{{"stdout", stdout.String(), tc.stdout}, {"stderr", stderr.String(), tc.stderr}} {
+			if (c.want == "") != (c.got == "") || !strings.Contains(c.got, c.want) {
+				t.Errorf("%v: %s %q, want %q (empty if nothing)", tc.args, c.name, c.got, c.want)
+			}
+		}
+	}
+}
+
+func TestHashPassword_Spanish(t *testing.T) {
+	t.Setenv("LC_ALL", "es_ES.UTF-8")
+	var stdout, stderr bytes.Buffer
+	if st := HashPassword("prog", nil, strings.NewReader(""), &stdout, &stderr, 2); st != 2 || !strings.Contains(stderr.String(), "no hay contraseña en la entrada estándar (vacía)") {
+		t.Errorf("exit %d, stderr %q", st, stderr.String())
+	}
+}
+
+// TestMain runs the tests in the English the tests read, whatever the
+// locale; TestProgram_Spanish sets the one it checks.
+func TestMain(m *testing.M) {
+	os.Setenv("LC_ALL", "")
+	os.Setenv("LC_MESSAGES", "")
+	os.Setenv("LANG", "C")
+	os.Exit(m.Run())
 }

@@ -1,15 +1,20 @@
-// Package spanish says in Spanish the sentences the referee, the rules
-// engine and the tables write in English (events' details, rule and
-// position errors, answers to commands, a record's errors), for the
-// judges' pages and the command line. Each sentence has a pattern and
-// its Spanish form, where $1… are the pattern's groups, ${cN} is group N
+// Package spanish is the project's one way of speaking Spanish. It
+// chooses the language from the locale (LC_ALL, LC_MESSAGES, LANG: Lang,
+// LocaleLang, Pick), and says in Spanish the sentences the referee, the
+// rules engine, the tables and the commands write in English (events'
+// details, rule and position errors, answers to commands, a record's
+// errors, the flag package's and the system's errors), for the judges'
+// pages and the command line (Say). Each sentence has a pattern and its
+// Spanish form, where $1… are the pattern's groups, ${cN} is group N
 // taken as a colour's English name (Amarillo…) and ${fN} the same as an
-// adjective of a piece (amarilla…).
+// adjective of a piece (amarilla…). EnglishIn and SpanishIn are the
+// tests' check that a text is in the language meant.
 package spanish
 
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // colourNoun and pieceAdjective say a colour by its letter: as a player
@@ -19,14 +24,21 @@ var (
 	pieceAdjective = map[string]string{"Y": "amarilla", "B": "azul", "R": "roja", "G": "verde"}
 )
 
+// ColourNoun says a colour (its letter) as a player: Amarillo, Azul,
+// Rojo, Verde.
+func ColourNoun(letter string) string { return colourNoun[letter] }
+
 // PieceAdjective says a colour (its letter) of a piece: amarilla, azul,
 // roja, verde.
 func PieceAdjective(letter string) string { return pieceAdjective[letter] }
 
-// detailForm is one English sentence and its Spanish form.
+// detailForm is one English sentence and its Spanish form; prefix is
+// what every sentence it matches starts with, checked first because it is
+// cheaper than the pattern.
 type detailForm struct {
-	re *regexp.Regexp
-	es string
+	re     *regexp.Regexp
+	es     string
+	prefix string
 }
 
 // colourWord is the pattern of a colour's English name.
@@ -139,6 +151,29 @@ var detailForms = func() []detailForm {
 		{`^(\S+): pieces of non-partner colours share only a safe square$`, `$1: fichas de colores no compañeros solo comparten un seguro`},
 		// engine: a game record that does not replay
 		{`^header lacks the tag (\w+)$`, `a la cabecera le falta la etiqueta $1`},
+		{`^line longer than (\d+) bytes: (.+)$`, `línea de más de $1 bytes: $2`},
+		{`^tag (\w+): the value must be in double quotes$`, `etiqueta $1: el valor va entre comillas dobles`},
+		{`^tag Setup has starter (\S+) but Start is (\S+)$`, `la etiqueta Setup dice que empieza $1, pero Start dice $2`},
+		{`^tag (\w+): (.+)$`, `etiqueta $1: $2`},
+		{`^"(.*)": want YR, BG or \*$`, `«$1»: se espera YR, BG o *`},
+		{`^judge's correction: (.+)$`, `corrección del juez: $1`},
+		{`^` + colourWord + ` lost no bonus of (\d+) just now$`, `${c1} no acaba de perder ningún premio de $2`},
+		{`^the throw must be played$`, `hay que jugar la tirada`},
+		{`^the throw must be played \(legal: (.*)\)$`, `hay que jugar la tirada (legales: $1)`},
+		{`^a third 6 is resolved by the rules: write !$`, `un tercer 6 lo resuelven las reglas: escriba !`},
+		{`^the throw has no legal move: write -$`, `la tirada no tiene movimiento legal: escriba -`},
+		{`^the bonus can be played, so it must be \(§7\)$`, `el premio se puede contar, así que hay que contarlo (§7)`},
+		{`^want a header line \[Key "value"\] or a blank line before the actions$`, `se espera una línea de cabecera [Clave "valor"] o una línea en blanco antes de las acciones`},
+		{`^want \[Key "value"\]$`, `se espera [Clave "valor"]`},
+		{`^a note opened with \{ must end the line with \}$`, `una nota abierta con { ha de cerrar la línea con }`},
+		{`^want COLOUR THROW-OR-BONUS MOVE-OR-DASH, e\.g\. Y 5 YH-5$`, `se espera COLOR TIRADA-O-PREMIO MOVIMIENTO-O-GUION, p. ej. Y 5 YH-5`},
+		{`^bad throw or bonus "(.*)": want 1…6, \+10 or \+20$`, `tirada o premio «$1» no válido: 1…6, +10 o +20`},
+		{`^! marks only a third 6$`, `! solo marca un tercer 6`},
+		{`^bad move "(.*)": want FROM-TO or FROMxTO, e\.g\. 12-17 or YHx5$`, `movimiento «$1» no válido: se espera DESDE-HASTA o DESDExHASTA, p. ej. 12-17 o YHx5`},
+		{`^bad move "(.*)": bad site "(.*)" before "(.*)"$`, `movimiento «$1» no válido: casilla «$2» no válida antes de «$3»`},
+		{`^bad move "(.*)": bad site "(.*)" after "(.*)"$`, `movimiento «$1» no válido: casilla «$2» no válida después de «$3»`},
+		{`^bad die value (-?\d+): want 1…6$`, `valor de dado $1 no válido: 1…6`},
+		{`^bad position JSON: (.+)$`, `posición JSON no válida: $1`},
 		{`^tag (\w+) given twice$`, `la etiqueta $1 aparece dos veces`},
 		{`^the record ends before the last throw is played$`, `el acta termina antes de jugarse la última tirada`},
 		{`^tag Result is (\S+) but the game ends with (\S+) winning$`, `la etiqueta Result dice $1 pero la partida la ganan $2`},
@@ -159,6 +194,13 @@ var detailForms = func() []detailForm {
 		{`^the command carries no certification$`, `la orden no lleva certificación`},
 		{`^the result is already certified by (.+)$`, `el resultado ya está certificado por $1`},
 		{`^the result is already rejected by (.+)$`, `el resultado ya está rechazado por $1`},
+		{`^the result ([0-9a-f]+) is already certified by (.+)$`, `el resultado $1 ya está certificado por $2`},
+		{`^the result ([0-9a-f]+) is already rejected by (.+)$`, `el resultado $1 ya está rechazado por $2`},
+		{`^no result is waiting for a judge \(the verdict names (\S*)\)$`, `ningún resultado espera a un juez (el veredicto nombra $1)`},
+		{`^no result ([0-9a-f]*) at this table: waiting are (.+)$`, `esta mesa no tiene el resultado $1: esperan $2`},
+		{`^(\S+): no result (\S*) at this table: its results are (.*)$`, `$1: esta mesa no tiene el resultado $2; los suyos son $3`},
+		{`^(\S+): missing record_sha256: name the result the verdict is for$`, `$1: falta record_sha256: indique a qué resultado va el veredicto`},
+		{`^(\S+): record_sha256 "(.*)": want 64 lower-case hex digits$`, `$1: record_sha256 «$2»: se esperan 64 cifras hexadecimales en minúscula`},
 		{`^the game is at event (\d+), the judge saw event (\d+): look at the table again$`, `la partida va por el evento $1 y el juez vio el $2: vuelva a mirar la mesa`},
 		{`^unknown command "(.+)"$`, `orden desconocida «$1»`},
 		{`^(\S+) command by "(.+)": (.+)$`, `orden $1 del juez «$2»: $3`},
@@ -167,14 +209,148 @@ var detailForms = func() []detailForm {
 		{`^judge's key is not among the trusted judges' keys$`, `la clave del juez no está entre las de confianza`},
 		{`^ed25519: bad signature$`, `firma no válida`},
 		{`^bad signature$`, `firma no válida`},
+		// what a table's status says needs attention
+		{`^the journal was damaged at byte (\d+) \((.+)\); the game resumes from record (\d+), before the damage; (\d+) records after it are in (\S+), the original in (\S+)$`, `el diario se dañó en el byte $1 ($2); la partida sigue desde el registro $3, anterior al daño; los $4 registros de después están en $5, y el original en $6`},
+		{`^the journal cannot be written \((.+)\): the game goes on in memory, (\d+) inputs held$`, `no se puede escribir el diario ($1): la partida sigue en memoria, con $2 entradas retenidas`},
+		{`^the feed's queue cannot be written \((.+)\): (\d+) events held$`, `no se puede escribir la cola de la emisión ($1): $2 eventos retenidos`},
 		// the dashboard's own checks of a result
 		{`^result of (\S+): table signature: (.+)$`, `resultado de $1: firma de la mesa: $2`},
 		{`^result of (\S+): record does not match record_sha256 \(record hashes to (\S+), result says "(.*)"\)$`, `resultado de $1: el acta no coincide con su SHA-256 (da $2, el resultado dice «$3»)`},
 		{`^result of (\S+): key (\S+): signed by a key that is not the table's \((\S+)\)$`, `resultado de $1: clave $2: firmado con una clave que no es la de la mesa ($3)`},
+		// the command line: its own errors, the flag package's, and the
+		// system's about files
+		{`^bad die "(.*)": want 1…6$`, `dado «$1» no válido: 1…6`},
+		{`^record hash: (\S+) hashes to (\S+), the result says (\S*)$`, `hash del acta: $1 da $2, el resultado dice $3`},
+		{`^record: the result carries none; give RECORD$`, `acta: el resultado no la lleva; indique ACTA`},
+		{`^table signature: made with key (\S+), want (\S+)$`, `firma de la mesa: hecha con la clave $1, se esperaba $2`},
+		{`^certified by (.+): the judge's key is not checked: give -judges FILE \(or -trust-keys\)$`, `certificado por $1: la clave del juez no se ha comprobado: indique -judges FICHERO (o -trust-keys)`},
+		{`^rejected by (.+): the judge's key is not checked: give -judges FILE \(or -trust-keys\)$`, `rechazado por $1: la clave del juez no se ha comprobado: indique -judges FICHERO (o -trust-keys)`},
+		{`^the table's key is not checked: give -table-key KEY \(or -trust-keys\)$`, `la clave de la mesa no se ha comprobado: indique -table-key CLAVE (o -trust-keys)`},
+		{`^certification: verdict "(.*)": want "certified" or "rejected"$`, `certificación: veredicto «$1» no válido: certified o rejected`},
+		{`^signature does not verify$`, `la firma no se verifica`},
+		{`^want three numbers, ONE,TWO,HYSTERESIS \(e\.g\. 180,420,30\)$`, `se esperan tres números, ONE,TWO,HYSTERESIS (p. ej. 180,420,30)`},
+		{`^"(.*)" is not a count of 0…4095$`, `«$1» no es una cuenta de 0…4095`},
+		{`^ONE \((\d+)\) must be below TWO \((\d+)\)$`, `ONE ($1) ha de ser menor que TWO ($2)`},
+		{`^HYSTERESIS \((\d+)\) must be below ONE \((\d+)\)$`, `HYSTERESIS ($1) ha de ser menor que ONE ($2)`},
+		{`^want NORTH,SOUTH colour letters \(Y, B, R, G; e\.g\. Y,R\) or none$`, `se esperan las letras de color NORTE,SUR (Y, B, R, G; p. ej. Y,R) o none`},
+		{`^north: (.+)$`, `norte: $1`},
+		{`^south: (.+)$`, `sur: $1`},
+		{`^north and south are both (\S+): a tile could not tell the pieces apart$`, `norte y sur son ambos $1: una placa no distinguiría las fichas`},
+		{`^"(.*)" is not a tile address \((\d+)…(\d+)\)$`, `«$1» no es una dirección de placa ($2…$3)`},
+		{`^tile (\d+) named twice$`, `la placa $1 aparece dos veces`},
+		{`^tile (\d+): (.+)$`, `placa $1: $2`},
+		{`^no answer$`, `no responde`},
+		{`^no good answer: (.+)$`, `ninguna respuesta válida: $1`},
+		{`^thresholds refused: (.+)$`, `umbrales rechazados: $1`},
+		{`^answered with thresholds (.+), not the (.+) sent$`, `respondió con los umbrales $1, no con los $2 enviados`},
+		{`^fewer channels than the layout uses: it reports (\d+), the layout uses (.+)$`, `menos canales de los que usa la disposición: dice tener $1, la disposición usa $2`},
+		{`^garbled answer: (.+)$`, `respuesta ilegible: $1`},
+		{`^answer from address (\d+)$`, `respuesta desde la dirección $1`},
+		{`^stale answer \(tag (\d+), want (\d+)\)$`, `respuesta atrasada (marca $1, se esperaba $2)`},
+		{`^bad bot "(.*)": mc:N wants N, playouts a move, of at least 1$`, `bot «$1» no válido: en mc:N, N (simulaciones por jugada) ha de ser al menos 1`},
+		{`^bad bot "(.*)": want random, greedy, mc or mc:N$`, `bot «$1» no válido: random, greedy, mc o mc:N`},
+		{`^flag provided but not defined: (\S+)$`, `opción desconocida: $1`},
+		{`^flag needs an argument: (\S+)$`, `a la opción $1 le falta su valor`},
+		{`^bad flag syntax: (.+)$`, `opción mal escrita: $1`},
+		{`^invalid value "(.*)" for flag (\S+): (.+)$`, `valor «$1» no válido para la opción $2: $3`},
+		{`^invalid boolean value "(.*)" for (\S+): (.+)$`, `valor «$1» no válido para $2: $3`},
+		{`^invalid boolean flag (\S+): (.+)$`, `opción $1 no válida: $2`},
+		{`^parse error$`, `no tiene la forma esperada`},
+		{`^value out of range$`, `fuera de rango`},
+		{`^time: invalid duration "(.*)"$`, `duración «$1» no válida`},
+		{`^time: missing unit in duration "(.*)"$`, `a la duración «$1» le falta la unidad (ms, s, m, h)`},
+		{`^time: unknown unit "(.*)" in duration "(.*)"$`, `unidad «$1» desconocida en la duración «$2»`},
+		{`^(?:open|stat|read|lstat) (.+): no such file or directory$`, `$1: no existe`},
+		{`^(?:open|stat|read|lstat|mkdir|create|write) (.+): permission denied$`, `$1: permiso denegado`},
+		{`^(?:open|read|write) (.+): is a directory$`, `$1: es una carpeta, no un fichero`},
+		{`^(?:open|stat|read|lstat|mkdir) (.+): not a directory$`, `$1: no es una carpeta`},
+		{`^(?:write|sync|open|create|mkdir|rename) (.+): no space left on device$`, `$1: no queda espacio en el disco`},
+		{`^(?:write|sync|open|create|mkdir|rename) (.+): read-only file system$`, `$1: el sistema de ficheros es de solo lectura`},
+		{`^(\S+): (?:open|stat|read|lstat) (.+): no such file or directory$`, `$1: $2: no existe`},
+		{`^image: (.+)$`, `imagen: $1`},
+		// parchis dice eval's confusion matrix and summary (vision.Tally)
+		{`^( *) true\\read(.*)$`, `${1}real\leído$2`},
+		{`^true\\read(.*)$`, `real\leído$1`},
+		{`^values (\d+): read-rate (\S+) \((\d+)\), wrong-rate (\S+) \((\d+)\)$`, `valores $1: tasa de lectura $2 ($3), tasa de error $4 ($5)`},
+		{`^multi (\S+) of (\d+)$`, `multi $1 de $2`},
+		{`^edge (\S+) of (\d+) \((\d+) given a value\)$`, `edge $1 de $2 ($3 con un valor dado)`},
+		{`^(\S+) ms/image$`, `$1 ms/imagen`},
+		{`^invalid character '(.+)' looking for beginning of value$`, `carácter '$1' inesperado: no empieza ningún valor JSON`},
+		{`^unexpected end of JSON input$`, `el JSON se acaba antes de tiempo`},
+		{`^json: unknown field "(.*)"$`, `json: campo «$1» desconocido`},
+		{`^judges: the demo judge juez/juez is allowed only on a loopback address: give the judges \(a judges file\) \(addr (\S+)\)$`, `panel: el juez de demostración juez/juez solo se admite en una dirección local (loopback): indique los jueces (un fichero de jueces) (addr $1)`},
+		{`^the demo judge juez/juez is allowed only on a loopback address: give the judges \(a judges file\)$`, `el juez de demostración juez/juez solo se admite en una dirección local (loopback): indique los jueces (un fichero de jueces)`},
+		// the journal's damage
+		{`^record cut short$`, `registro cortado`},
+		{`^record CRC mismatch$`, `el CRC del registro no cuadra`},
+		{`^record length out of range: (\d+)$`, `longitud de registro fuera de rango: $1`},
+		// parchisd's hardware and start
+		{`^sensors: no GPIO named "(.*)"$`, `sensores: no hay ningún GPIO llamado «$1»`},
+		{`^sensors: unknown backend "(.*)"$`, `sensores: backend «$1» desconocido`},
+		{`^sensors: I2C bus "(.*)": (.+)$`, `sensores: bus I2C «$1»: $2`},
+		{`^sensors: (.+)$`, `sensores: $1`},
+		{`^lights: SPI port "(.*)": (.+)$`, `luces: puerto SPI «$1»: $2`},
+		{`^camera: source "(.*)" works only in parchisd sim$`, `cámara: la fuente «$1» solo funciona en parchisd sim`},
+		{`^camera: starting "(.*)": (.+)$`, `cámara: al arrancar «$1»: $2`},
+		{`^camera: (.+)$`, `cámara: $1`},
+		{`^data folder: (.+)$`, `carpeta de datos: $1`},
+		{`^tour: (.+)$`, `visita: $1`},
+		{`^log: (.+)$`, `registro: $1`},
+		{`^metrics: (.+)$`, `métricas: $1`},
+		{`^broker: listen (\S+): (.+)$`, `broker: escuchar en $1: $2`},
+		{`^(?:listen tcp|dial tcp) (\S+): bind: address already in use$`, `$1: la dirección ya está en uso`},
+		{`^(.+): bind: address already in use$`, `$1: la dirección ya está en uso`},
+		// the daemon's configuration
+		{`^config: line (\d+): (\S+): (.+)$`, `configuración: línea $1: $2: $3`},
+		{`^config: (.+)$`, `configuración: $1`},
+		{`^(\S+): config: line (\d+): (\S+): (.+)$`, `$1: configuración: línea $2: $3: $4`},
+		{`^(\S+): config: (.+)$`, `$1: configuración: $2`},
+		{`^layout: (.+)$`, `disposición: $1`},
+		{`^field (\S+) not found in type (\S+)$`, `el campo $1 no existe (en $2)`},
+		{`^bad duration "(.*)": want e\.g\. 300ms or 2s$`, `duración «$1» no válida: p. ej. 300ms o 2s`},
+		{`^"(.*)": want HOST:PORT, such as 127\.0\.0\.1:1883$`, `«$1»: se espera HOST:PUERTO, como 127.0.0.1:1883`},
+		{`^"(.*)": port "(.*)": want 1 to 65535$`, `«$1»: puerto «$2»: de 1 a 65535`},
+		{`^"(.*)": bad host "(.*)"$`, `«$1»: host «$2» no válido`},
+		{`^"(.*)": want one of (.+)$`, `«$1»: se espera uno de estos: $2`},
+		{`^"(.*)": want 1 to 64 letters, digits, '\.', '_' or '-'$`, `«$1»: de 1 a 64 letras, cifras, '.', '_' o '-'`},
+		{`^required: where the journal and games are kept$`, `obligatorio: dónde se guardan el diario y las partidas`},
+		{`^"(.*)": only for sensors\.backend tiles \(leave it empty for (\S+)\)$`, `«$1»: solo para sensors.backend tiles (déjelo vacío con $2)`},
+		{`^"(.*)": want the device's path, such as /dev/ttyAMA0$`, `«$1»: se espera la ruta del dispositivo, como /dev/ttyAMA0`},
+		{`^(\d+): want a standard rate: (.+) \(the tiles run at (\d+)\)$`, `$1: se espera una velocidad estándar: $2 (las placas van a $3)`},
+		{`^required for camera\.source (\S+)$`, `obligatorio con camera.source $1`},
+		{`^(\d+)×(\d+): want 64 to 4096 each$`, `$1×$2: de 64 a 4096 cada uno`},
+		{`^(-?\d+): want (-?\d+) to (-?\d+)$`, `$1: de $2 a $3`},
+		{`^"(.*)": want a URL such as tcp://127\.0\.0\.1:1883$`, `«$1»: se espera una URL como tcp://127.0.0.1:1883`},
+		{`^"(.*)": scheme "(.*)": want tcp, ssl, ws or wss$`, `«$1»: esquema «$2»: tcp, ssl, ws o wss`},
+		{`^give both or neither$`, `indique los dos o ninguno`},
+		{`^client certificates need the broker's own cert and key$`, `los certificados de cliente necesitan el certificado y la clave del propio broker`},
+		{`^required$`, `obligatorio`},
+		{`^"(.*)": a user of that name is already configured$`, `«$1»: ya hay un usuario con ese nombre`},
+		{`^want a hash made by parchisd hash-password, not the password itself$`, `se espera un hash hecho con parchisd hash-password, no la contraseña misma`},
+		{`^required for a table user: the event it publishes under$`, `obligatorio para un usuario de mesa: el torneo bajo el que publica`},
+		{`^required for a table user: the table it publishes as$`, `obligatorio para un usuario de mesa: la mesa que es`},
+		{`^required when the dashboard listens beyond this machine \(addr (\S+)\): the demo judge would let anyone certify$`, `obligatorio si el panel escucha fuera de esta máquina (addr $1): el juez de demostración dejaría certificar a cualquiera`},
+		{`^"(.*)": want es or en$`, `«$1»: es o en`},
+		{`^language "(.*)": want es or en$`, `idioma «$1»: es o en`},
+		{`^want a name and a public_key$`, `se espera un nombre y una public_key`},
+		{`^want an Ed25519 public key in standard base64 \((\d+) bytes\)$`, `se espera una clave pública Ed25519 en base64 estándar ($1 bytes)`},
+		{`^want 4 names \(Yellow, Blue, Red, Green\), got (\d+)$`, `se esperan 4 nombres (Amarillo, Azul, Rojo, Verde), hay $1`},
+		{`^unknown mistake: want one of (.+)$`, `error desconocido: se espera uno de estos: $1`},
+		{`^(\S+): want a rate from 0 to 1$`, `$1: se espera una tasa de 0 a 1`},
+		{`^(\S+): want from 100ms to 10s$`, `$1: de 100ms a 10s`},
+		{`^unknown way of handling pieces: want one of (.+)$`, `manera de manejar las fichas desconocida: se espera una de estas: $1`},
+		{`^(\S+): a piece counted out rests one action on each square, so want less than referee\.grace \((\S+)\), or count-out 0$`, `$1: una ficha contada casilla a casilla se para una acción en cada una, así que ha de ser menor que referee.grace ($2), o count-out 0`},
+		{`^(\S+): want at least 1ms$`, `$1: al menos 1ms`},
+		{`^(\d+): want 0 \(none\) to 1000000$`, `$1: de 0 (ninguna) a 1000000`},
+		{`^every colour is a bot: a robot partner needs a player to make its moves$`, `todos los colores son bots: un compañero robot necesita un jugador que haga sus movimientos`},
+		{`^no PEM certificate in it$`, `no contiene ningún certificado PEM`},
+		{`^bad sensor channel "(.*)": want DEVICE\.PIN, such as 2\.13$`, `canal de sensor «$1» no válido: se espera DISPOSITIVO.PIN, como 2.13`},
 	}
 	out := make([]detailForm, len(pairs))
 	for i, p := range pairs {
-		out[i] = detailForm{regexp.MustCompile(p.en), p.es}
+		re := regexp.MustCompile(p.en)
+		prefix, _ := re.LiteralPrefix()
+		out[i] = detailForm{re, p.es, prefix}
 	}
 	return out
 }()
@@ -185,7 +361,52 @@ var colourByName = map[string]string{"Yellow": "Y", "Blue": "B", "Red": "R", "Gr
 // Say returns the Spanish form of s and whether it has one. A sentence
 // made of parts joined by "; " or ", by judge" is said part by part.
 func Say(s string) (string, bool) {
+	said.Lock()
+	r, ok := said.m[s]
+	said.Unlock()
+	if ok {
+		return r.es, r.ok
+	}
+	es, found := say(s)
+	if len(s) > maxSaidLen {
+		return es, found
+	}
+	said.Lock()
+	if len(said.m) >= maxSaid {
+		clear(said.m)
+	}
+	said.m[s] = saying{es, found}
+	said.Unlock()
+	return es, found
+}
+
+// said keeps Say's answers: the judges' pages say the same sentences
+// again at every render, and trying every pattern of the catalogue on a
+// sentence costs tens of microseconds. It is emptied when it holds
+// maxSaid sentences, and keeps none longer than maxSaidLen bytes, so
+// that it stays within a couple of megabytes whatever the tables send.
+var said = struct {
+	sync.Mutex
+	m map[string]saying
+}{m: map[string]saying{}}
+
+const (
+	maxSaid    = 4096
+	maxSaidLen = 256
+)
+
+// saying is one of Say's answers.
+type saying struct {
+	es string
+	ok bool
+}
+
+// say is Say without its memory.
+func say(s string) (string, bool) {
 	for _, f := range detailForms {
+		if !strings.HasPrefix(s, f.prefix) {
+			continue
+		}
 		m := f.re.FindStringSubmatchIndex(s)
 		if m == nil {
 			continue

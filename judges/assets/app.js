@@ -37,7 +37,7 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("result");
         var r = document.getElementById("result");
-        if (fresh && r) r.replaceWith(document.importNode(fresh, true));
+        if (fresh && r) replaceResult(r, document.importNode(fresh, true));
         ["certify-form", "reject-form"].forEach(function (id) {
           var f = document.getElementById(id);
           if (f && !doc.getElementById(id)) f.remove();
@@ -45,6 +45,30 @@
       })
       .catch(function () {})
       .then(function () { refreshing = false; });
+  }
+
+  // replaceResult puts a fresh result panel in place of r. A verdict being
+  // confirmed on a result that is still there (another of the queue
+  // changed) stays open, with the reason typed: each box and reason is
+  // known by its result's hash, never by its place.
+  function replaceResult(r, fresh) {
+    var open = [], typed = [];
+    r.querySelectorAll("details[open][data-box]").forEach(function (d) {
+      open.push([d.getAttribute("data-box"), d.getAttribute("data-for")]);
+    });
+    r.querySelectorAll('input[name="reason"][data-for]').forEach(function (i) {
+      if (i.value) typed.push([i.getAttribute("data-for"), i.value]);
+    });
+    r.replaceWith(fresh);
+    fillCSRF(fresh);
+    open.forEach(function (o) {
+      var d = fresh.querySelector('details[data-box="' + o[0] + '"][data-for="' + o[1] + '"]');
+      if (d) d.open = true;
+    });
+    typed.forEach(function (t) {
+      var i = fresh.querySelector('input[name="reason"][data-for="' + t[0] + '"]');
+      if (i) i.value = t[1];
+    });
   }
 
   function onTable(ev) {
@@ -96,22 +120,19 @@
       // The panel is fetched again (the page is not reloaded: a judge's
       // message would go).
       var cv = card.querySelector(".verdict");
-      var rv = document.querySelector("#result .verdict");
+      var rv = document.querySelector("#result .current-result .verdict");
       if ((cv ? cv.className : "") !== (rv ? rv.className : "")) refreshResult();
     }
     if (detail && m.result) {
       var r = document.getElementById("result");
       var fresh = fromHTML(m.result);
-      // A verdict being confirmed on this very result stays open.
-      if (r && fresh.getAttribute("data-hash") === r.getAttribute("data-hash") &&
-          fresh.getAttribute("data-verdict") === r.getAttribute("data-verdict") &&
+      // A verdict being confirmed stays open while the results are the
+      // same.
+      if (r && fresh.getAttribute("data-sig") === r.getAttribute("data-sig") &&
           r.querySelector("details[open]")) {
         fresh = null;
       }
-      if (r && fresh) {
-        r.replaceWith(fresh);
-        fillCSRF(fresh);
-      }
+      if (r && fresh) replaceResult(r, fresh);
     }
     counts();
   }
