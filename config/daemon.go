@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -26,6 +27,8 @@ import (
 	"github.com/parchis-table/parchis/firmware/protocol"
 	"github.com/parchis-table/parchis/hw/serial"
 	"github.com/parchis-table/parchis/judges"
+	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/learned"
 )
 
 // Daemon is the table daemon's configuration (parchisd.yaml). Its defaults
@@ -137,6 +140,16 @@ type Camera struct {
 	// Calibration is the tray's calibration file written by parchisd
 	// calibrate; empty uses the whole frame.
 	Calibration string `yaml:"calibration"`
+	// Reader is what reads the die: pips (the pip rules of package
+	// vision) or learned (the network of package vision/learned).
+	Reader string `yaml:"reader"`
+	// Model is an ONNX model file for the learned reader, replacing the
+	// one built in; empty uses the built-in one.
+	Model string `yaml:"model"`
+	// Profile is the venue's dice, taught by parchisd calibrate -teach or
+	// parchis dice teach, for the learned reader; empty reads with the
+	// model alone.
+	Profile string `yaml:"profile"`
 }
 
 // MQTT is the table's broker connection.
@@ -466,6 +479,7 @@ func (d *Daemon) CheckFiles() error {
 		{"layout", d.Layout},
 		{"camera.calibration", d.Camera.Calibration},
 		{"camera.dir", d.Camera.Dir},
+		{"camera.model", d.Camera.Model},
 		{"mqtt.ca", d.MQTT.CA}, {"mqtt.cert", d.MQTT.Cert}, {"mqtt.key", d.MQTT.Key},
 		{"broker.ca", d.Broker.CA}, {"broker.cert", d.Broker.Cert}, {"broker.key", d.Broker.Key},
 		{"dashboard.judges", d.Dashboard.Judges}, {"dashboard.table_keys", d.Dashboard.TableKeys},
@@ -482,6 +496,19 @@ func (d *Daemon) CheckFiles() error {
 		}
 		if err := readAs(f.field, f.path); err != nil {
 			errs = append(errs, d.fieldError(f.field, fmt.Sprintf("%s: %v", f.path, err)))
+		}
+	}
+	if d.Camera.Profile != "" {
+		// a profile is taught for one model: it is checked against the
+		// model the reader will use
+		var m *learned.Model
+		if d.Camera.Model != "" {
+			m, _ = learned.LoadModel(d.Camera.Model) // its error is reported above
+		}
+		if d.Camera.Model == "" || m != nil {
+			if _, err := learned.LoadProfile(d.Camera.Profile, m); err != nil {
+				errs = append(errs, d.fieldError("camera.profile", err.Error()))
+			}
 		}
 	}
 	pairs := []struct{ field, cert, key string }{
@@ -519,6 +546,24 @@ func readAs(field, path string) error {
 		_, err = judges.LoadJudges(path)
 	case "dashboard.table_keys":
 		_, err = judges.LoadTableKeys(path)
+	case "camera.calibration":
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			var cal vision.Calibration
+			cal, err = vision.ReadCalibrationYAML(f)
+			f.Close()
+			if err == nil && cal.Background != "" {
+				bg := cal.Background
+				if !filepath.IsAbs(bg) {
+					bg = filepath.Join(filepath.Dir(path), bg)
+				}
+				if _, serr := os.Stat(bg); serr != nil {
+					err = fmt.Errorf("background: %w", serr)
+				}
+			}
+		}
+	case "camera.model":
+		_, err = learned.LoadModel(path)
 	case "mqtt.ca", "broker.ca":
 		var b []byte
 		if b, err = os.ReadFile(path); err == nil && !x509.NewCertPool().AppendCertsFromPEM(b) {
@@ -627,6 +672,12 @@ func (d *Daemon) Validate() error {
 	}
 	if d.Camera.FPS < 1 || d.Camera.FPS > 120 {
 		bad("camera.fps", "%d: want 1 to 120", d.Camera.FPS)
+	}
+	oneOf("camera.reader", d.Camera.Reader, "pips", "learned")
+	for _, f := range []struct{ field, path string }{{"camera.model", d.Camera.Model}, {"camera.profile", d.Camera.Profile}} {
+		if f.path != "" && d.Camera.Reader != "learned" {
+			bad(f.field, "%q: only for camera.reader learned (the reader is %s)", f.path, d.Camera.Reader)
+		}
 	}
 	if d.MQTT.Broker != "" {
 		u, err := url.Parse(d.MQTT.Broker)

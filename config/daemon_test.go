@@ -86,6 +86,9 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"sensors:\n  baud: 0\n", "sensors.baud: 0"},
 		{"sensors:\n  backend: direct\n  serial: /dev/ttyAMA0\n", "sensors.serial: \"/dev/ttyAMA0\": only for sensors.backend tiles"},
 		{"sensors:\n  backend: tiles\n  serial: ttyAMA0\n", "sensors.serial: \"ttyAMA0\": want the device's path"},
+		{"camera:\n  reader: neural\n", "camera.reader: \"neural\": want one of pips, learned"},
+		{"camera:\n  profile: dice.json\n", "camera.profile: \"dice.json\": only for camera.reader learned"},
+		{"camera:\n  model: dice.onnx\n", "camera.model: \"dice.onnx\": only for camera.reader learned"},
 	}
 	for _, tc := range cases {
 		_, err := LoadDaemon(strings.NewReader(tc.yaml))
@@ -232,6 +235,44 @@ func TestCheckFiles_ReadAsTheDaemonReadsThem(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error\n%v\nlacks %q", err, want)
 		}
+	}
+}
+
+// The learned reader's model and profile are read as the daemon reads
+// them: a file that is no model, or a profile that is no profile, is an
+// error naming the field and its line.
+func TestCheckFiles_CameraModelAndProfile(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "dice.onnx")
+	os.WriteFile(model, []byte("not a model"), 0o644)
+	profile := filepath.Join(dir, "dice.json")
+	os.WriteFile(profile, []byte(`{"faces": 3}`), 0o644)
+	for _, tc := range []struct {
+		yaml string
+		want []string
+	}{
+		{"camera:\n  reader: learned\n  model: " + model + "\n", []string{"line 3: camera.model: " + model}},
+		{"camera:\n  reader: learned\n  profile: " + profile + "\n", []string{"line 3: camera.profile: " + profile}},
+		{"camera:\n  reader: learned\n  profile: " + filepath.Join(dir, "none.json") + "\n", []string{"line 3: camera.profile: ", "none.json"}},
+	} {
+		path := filepath.Join(dir, "parchisd.yaml")
+		os.WriteFile(path, []byte(tc.yaml), 0o644)
+		_, err := LoadAndCheckDaemonFile(path)
+		if err == nil {
+			t.Errorf("%q: no error", tc.yaml)
+			continue
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%q: error\n%v\nlacks %q", tc.yaml, err, want)
+			}
+		}
+	}
+	// the built-in model with no profile is a good configuration
+	path := filepath.Join(dir, "good.yaml")
+	os.WriteFile(path, []byte("camera:\n  reader: learned\n"), 0o644)
+	if _, err := LoadAndCheckDaemonFile(path); err != nil {
+		t.Errorf("reader learned with the built-in model: %v", err)
 	}
 }
 

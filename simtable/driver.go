@@ -40,6 +40,9 @@ type Opts struct {
 	// their moves are shown on the lights, which the players read and
 	// follow.
 	Robots func() *robot.Seats
+	// Reader reads the synthetic camera's frames; nil reads them with
+	// the pip rules at the camera's die size.
+	Reader vision.DieReader
 }
 
 // DefaultOpts play at a human pace, with 25 frames a second.
@@ -81,9 +84,13 @@ func NewDriver(t *table.Table, opts Opts) *Driver {
 		opts: opts,
 	}
 	d.seat(opts.Seed)
-	ro := vision.DefaultOpts
-	ro.DieSize = opts.Camera.DieSize
-	d.watch = vision.NewWatcher(vision.NewReader(&ro), nil)
+	rd := opts.Reader
+	if rd == nil {
+		ro := vision.DefaultOpts
+		ro.DieSize = opts.Camera.DieSize
+		rd = vision.NewReader(&ro)
+	}
+	d.watch = vision.NewWatcher(rd, nil)
 	start := board.Expected(&engine.Position{})
 	d.deb = hw.NewDebouncer(&start, opts.Debounce)
 	return d

@@ -16,6 +16,10 @@ type Calibration struct {
 	Frame   Rect    `yaml:"frame"`       // size of the calibrated frames (X, Y are 0)
 	Tray    Rect    `yaml:"tray"`        // the tray within the frame
 	DieSize float64 `yaml:"die_size_px"` // width of the die's top face, px
+	// Background is the empty tray's frame (a PNG written by parchisd
+	// calibrate -o), relative to the calibration's folder; empty when
+	// there is none.
+	Background string `yaml:"background,omitempty"`
 }
 
 // Rect is a rectangle as stored in the configuration.

@@ -416,6 +416,9 @@ func (rd *Reader) onTopOf(img image.Image, res Result) Result {
 	return res
 }
 
+// DieSize is the die's width in pixels the reader was given (Opts.DieSize).
+func (rd *Reader) DieSize() float64 { return rd.opts.DieSize }
+
 // Read reads the die in g (within Opts.Tray when set). A reading that
 // only a colour image's outline of the die could confirm (see
 // [Reader.ReadImage]) is answered Unsure.

@@ -63,12 +63,21 @@ type Event struct {
 	At     time.Duration // timestamp of the frame that was read
 }
 
+// DieReader reads the die in a still frame of the tray: the pip rules'
+// [Reader], or the learned reader of package vision/learned.
+type DieReader interface {
+	Read(g *image.Gray) Result
+	// DieSize is the die's width in pixels, from the calibration; 0
+	// when it is not known.
+	DieSize() float64
+}
+
 // Watcher decides from a stream of frames when a throw has happened. Feed
 // it every frame with its timestamp; it reads the die once the tray has
 // been still for Rest after motion, and reports each throw once. It reads
 // no clock: time comes with the frames.
 type Watcher struct {
-	rd   *Reader
+	rd   DieReader
 	opts WatchOpts
 
 	prev, cur []int32 // cell sums of the previous and current frame
@@ -88,7 +97,7 @@ type Watcher struct {
 
 // NewWatcher returns a Watcher that reads with rd (nil: a Reader with
 // DefaultOpts) and the given options (nil: DefaultWatchOpts).
-func NewWatcher(rd *Reader, opts *WatchOpts) *Watcher {
+func NewWatcher(rd DieReader, opts *WatchOpts) *Watcher {
 	if rd == nil {
 		rd = NewReader(nil)
 	}
@@ -174,7 +183,7 @@ func (w *Watcher) dieCells() int {
 	if w.opts.DieCells > 0 {
 		return w.opts.DieCells
 	}
-	if ds := w.rd.opts.DieSize; ds > 0 {
+	if ds := w.rd.DieSize(); ds > 0 {
 		k := int(ds)/w.opts.Cell + 2
 		return 4 * k * k
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -29,6 +31,7 @@ import (
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/learned"
 	"github.com/parchis-table/parchis/vision/source"
 )
 
@@ -106,6 +109,10 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 		return err
 	}
 	throws := make(chan referee.Input, 4)
+	dice, err := cameraReader(cfg.Camera)
+	if err != nil {
+		return err
+	}
 	frames, err := openCamera(ctx, cfg)
 	if err != nil {
 		return err
@@ -122,7 +129,7 @@ func runTable(ctx context.Context, cfg *config.Daemon, log *slog.Logger) error {
 			cancel()
 		}
 	}()
-	go watchDice(ctx, cfg, frames, throws, d.metrics, log.With("part", "camera"))
+	go watchDice(ctx, cfg, dice, frames, throws, d.metrics, log.With("part", "camera"))
 	// Re-check the board against the game resumed from the journal.
 	snap := sensors.Snapshot()
 	d.input(referee.Input{At: time.Now(), Kind: referee.InputBoard, Board: snap})
@@ -247,25 +254,80 @@ func openCamera(ctx context.Context, cfg *config.Daemon) (source.Source, error) 
 	return nil, fmt.Errorf("camera: source %q works only in parchisd sim", c.Source)
 }
 
-// watchDice reads frames until ctx ends or the source does, and sends
-// every throw the watcher reports.
-func watchDice(ctx context.Context, cfg *config.Daemon, frames source.Source, out chan<- referee.Input, m *metrics, log *slog.Logger) {
-	ro := vision.DefaultOpts
-	if cfg.Camera.Calibration != "" {
-		f, err := os.Open(cfg.Camera.Calibration)
-		if err == nil {
-			cal, err := vision.ReadCalibrationYAML(f)
-			f.Close()
-			if err == nil {
-				ro = cal.Apply(ro)
-			} else {
-				log.Error("calibration", "file", cfg.Camera.Calibration, "err", err)
-			}
-		} else {
-			log.Error("calibration", "err", err)
+// cameraReader returns the die reader of the configuration, with the
+// camera's calibration (the tray, the die's size, the empty tray's frame)
+// when it names one.
+func cameraReader(c config.Camera) (vision.DieReader, error) {
+	var cal vision.Calibration
+	var bg image.Image
+	if c.Calibration != "" {
+		var err error
+		if cal, bg, err = loadCalibration(c.Calibration); err != nil {
+			return nil, err
 		}
 	}
-	w := vision.NewWatcher(vision.NewReader(&ro), &vision.WatchOpts{Rest: cfg.Camera.Rest.D()})
+	return newDieReader(c, cal, bg)
+}
+
+// loadCalibration reads a calibration file and the empty tray's frame it
+// names (a path relative to the file's folder).
+func loadCalibration(path string) (vision.Calibration, image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return vision.Calibration{}, nil, fmt.Errorf("camera.calibration: %w", err)
+	}
+	cal, err := vision.ReadCalibrationYAML(f)
+	f.Close()
+	if err != nil {
+		return vision.Calibration{}, nil, fmt.Errorf("camera.calibration %s: %w", path, err)
+	}
+	if cal.Background == "" {
+		return cal, nil, nil
+	}
+	bgPath := cal.Background
+	if !filepath.IsAbs(bgPath) {
+		bgPath = filepath.Join(filepath.Dir(path), bgPath)
+	}
+	bg, err := source.DecodeImage(bgPath)
+	if err != nil {
+		return vision.Calibration{}, nil, fmt.Errorf("camera.calibration %s: background: %w", path, err)
+	}
+	return cal, bg, nil
+}
+
+// newDieReader returns the reader camera.reader names, for a calibration
+// (the zero one: the whole frame, any die size) and the empty tray's
+// frame bg (nil: none).
+func newDieReader(c config.Camera, cal vision.Calibration, bg image.Image) (vision.DieReader, error) {
+	if c.Reader != "learned" {
+		ro := vision.DefaultOpts
+		if cal.DieSize > 0 {
+			ro = cal.Apply(ro)
+		}
+		return vision.NewReader(&ro), nil
+	}
+	lo := learned.Opts{Tray: cal.Tray.Rectangle(), DieSize: cal.DieSize, Background: bg}
+	if c.Model != "" {
+		m, err := learned.LoadModel(c.Model)
+		if err != nil {
+			return nil, fmt.Errorf("camera.model: %w", err)
+		}
+		lo.Model = m
+	}
+	if c.Profile != "" {
+		p, err := learned.LoadProfile(c.Profile, lo.Model)
+		if err != nil {
+			return nil, fmt.Errorf("camera.profile: %w", err)
+		}
+		lo.Profile = p
+	}
+	return learned.NewReader(&lo), nil
+}
+
+// watchDice reads frames until ctx ends or the source does, and sends
+// every throw the watcher reports that rd reads.
+func watchDice(ctx context.Context, cfg *config.Daemon, rd vision.DieReader, frames source.Source, out chan<- referee.Input, m *metrics, log *slog.Logger) {
+	w := vision.NewWatcher(rd, &vision.WatchOpts{Rest: cfg.Camera.Rest.D()})
 	start := time.Now()
 	for ctx.Err() == nil {
 		f, err := frames.Next()

@@ -38,8 +38,11 @@ type Model struct {
 	threshold float64
 	classEdge int
 	classNone int
-	sum       string // SHA-256 of the file, which a profile names
-	Source    string // where the model came from: "embedded" or a file
+	// greyCrop: the classifier reads crops grey and standardised
+	// (metadata crop_input grey-standardised), not as RGB
+	greyCrop bool
+	sum      string // SHA-256 of the file, which a profile names
+	Source   string // where the model came from: "embedded" or a file
 }
 
 var (
@@ -135,6 +138,13 @@ func ParseModel(b []byte) (*Model, error) {
 			return nil, fmt.Errorf("die model: metadata %s %g is not a whole number in %d…%d", f.key, v, f.lo, f.hi)
 		}
 		*f.dst = int(v)
+	}
+	switch in := net.Meta["crop_input"]; in {
+	case "", "rgb":
+	case "grey-standardised":
+		m.greyCrop = true
+	default:
+		return nil, fmt.Errorf("die model: metadata crop_input %q, want rgb or grey-standardised", in)
 	}
 	if m.detMin >= m.detMax {
 		return nil, fmt.Errorf("die model: det_min %g is not below det_max %g", m.detMin, m.detMax)

@@ -44,6 +44,23 @@ func TestModel_MatchesTheTrainingFramework(t *testing.T) {
 			t.Errorf("%s differs from the framework's by %.2g", in.output, worst)
 		}
 	}
+	// the crop the reader cut, made grey and standardised as the
+	// training made it
+	if m.greyCrop {
+		rgb, want := io["rgb_crop"], io["standardised"]
+		if len(rgb.Data) == 0 || len(rgb.Data) != len(want.Data) {
+			t.Fatalf("testdata: rgb_crop of %d values, standardised of %d", len(rgb.Data), len(want.Data))
+		}
+		got := append([]float32(nil), rgb.Data...)
+		standardise(got, len(got)/3)
+		worst := 0.0
+		for i, w := range want.Data {
+			worst = max(worst, math.Abs(float64(got[i]-w)))
+		}
+		if worst > 1e-4 {
+			t.Errorf("standardise differs from the training's by %.2g", worst)
+		}
+	}
 	if len(embeddedModel) > 2<<20 {
 		t.Errorf("the model is %d bytes, over 2 MB", len(embeddedModel))
 	}

@@ -90,3 +90,39 @@ func (p pixels) resample(dst []float32, xs []int, x0, y0, sx, sy float64, w, h i
 	}
 	return xs
 }
+
+// The grey conversion (ITU-R BT.601), the floor of a crop's spread and the
+// spread it is scaled to, as vision/train/train.py's standardise.
+const (
+	greyR, greyG, greyB = 0.299, 0.587, 0.114
+	stdFloor            = 0.02
+	stdTo               = 0.25
+)
+
+// standardise turns three planes of plane pixels (red, green, blue, as
+// resample fills them) into the classifier's input: grey, less its mean,
+// its spread (the sample standard deviation, at least stdFloor) scaled to
+// stdTo, on all three planes. A die's colour and the light's level then
+// say nothing, and the network was trained on both polarities of pips.
+func standardise(p []float32, plane int) {
+	r, g, b := p[:plane], p[plane:2*plane], p[2*plane:3*plane]
+	sum := 0.0
+	for i := range r {
+		v := greyR*float64(r[i]) + greyG*float64(g[i]) + greyB*float64(b[i])
+		r[i] = float32(v)
+		sum += v
+	}
+	mean := sum / float64(plane)
+	ss := 0.0
+	for _, v := range r {
+		d := float64(v) - mean
+		ss += d * d
+	}
+	sd := max(math.Sqrt(ss/float64(max(1, plane-1))), stdFloor)
+	k := stdTo / sd
+	for i, v := range r {
+		r[i] = float32((float64(v) - mean) * k)
+	}
+	copy(g, r)
+	copy(b, r)
+}

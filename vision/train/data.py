@@ -40,9 +40,15 @@ def stable_hash(s):
     return int(hashlib.sha1(s.encode()).hexdigest()[:8], 16)
 
 
-def is_val(key):
-    """A fixed 15% of every source's frames is kept for validation."""
-    return stable_hash(key) % 100 < 15
+def is_val(path, root, synth_dir):
+    """A fixed 15% of every source's frames is kept for validation: the
+    frame's path relative to the data's folder (synthetic ones under
+    synth/) is hashed, so that every checkout draws the same frames."""
+    if synth_dir and os.path.abspath(path).startswith(os.path.abspath(synth_dir) + os.sep):
+        key = "synth/" + os.path.relpath(path, synth_dir)
+    else:
+        key = os.path.relpath(path, root)
+    return stable_hash(key.replace(os.sep, "/")) % 100 < 15
 
 
 class Frames:
@@ -114,7 +120,15 @@ def tomitomi_box(img):
     bw, bh = x1 + 1 - x0, y1 + 1 - y0
     # a blob of a die's size and squareness, filled as a die's face is
     # (pips are holes); otherwise the light cut the die: no box
-    if not (40 <= bw <= 85 and 40 <= bh <= 85 and abs(bw - bh) <= 12 and len(p) > 0.4 * bw * bh):
+    # (the fill counts the die's rows from end to end, the pips included:
+    # the large pips of a five or a six leave less than half of a turned
+    # die's box lit, and such photos are as clean as any)
+    rows = {}
+    for y, x in p:
+        lo, hi = rows.get(y, (x, x))
+        rows[y] = (min(lo, x), max(hi, x))
+    filled = sum(hi + 1 - lo for lo, hi in rows.values())
+    if not (40 <= bw <= 95 and 40 <= bh <= 95 and abs(bw - bh) <= 12 and filled > 0.45 * bw * bh):
         return None
     return float(x0), float(y0), float(x1 + 1), float(y1 + 1)
 
@@ -191,7 +205,7 @@ def load_samples(root, sources, synth_dir, rng):
         xs.append(square_crop(img, (x0 + x1) / 2, (y0 + y1) / 2, side, CTX_PX))
         ys.append(cls)
         srcs.append(src)
-        vals.append(is_val(key))
+        vals.append(is_val(key, root, synth_dir))
         ups.append(views.get(key, 0) >= 10 if src == "synth" else src not in TOP_DOWN)
 
     allsrc = list(sources) + (["synth"] if synth_dir else [])
@@ -286,7 +300,7 @@ def det_tiles(root, sources, synth_dir, rng, per_frame=2):
                 tiles.append(tile)
                 targets.append(np.array(t, np.float32).reshape(-1, 3))
                 srcs.append(src)
-                vals.append(is_val(f))
+                vals.append(is_val(f, root, synth_dir))
     return np.stack(tiles), targets, np.array(srcs), np.array(vals)
 
 

@@ -4,9 +4,10 @@ face classifier without it (same recipe, same seed; the detector is the
 full run's) and scores the Go reader with that model on the source left
 out. This is what the table does at a venue whose dice and camera it has
 never seen. Run train.py first. With --face-epochs N the classifiers are
-trained N epochs instead of train.py's 20 (the report says which): about
-6 × (N × 30 s) on 2 cores. With --score-only the models already in cache/
-are scored again, without training.
+trained N epochs instead of train.py's 16 (the report says which), with
+--threads N each training takes N threads (two runs of three sources each
+then share 2 cores). With --score-only the models already in cache/ are
+scored again, without training.
 
 Each left-out source is scored three ways: as the table reads (the model's
 threshold); after a venue's teach step of 3 photos of each face of that
@@ -14,7 +15,7 @@ source (score -teach 3, the other photos scored); and with every value
 accepted, whatever its confidence (how often the network's top face is
 right, which the threshold then trades for safety).
 
-    python3 vision/train/loso.py [--face-epochs N | --score-only] [SOURCE...]
+    python3 vision/train/loso.py [--face-epochs N] [--threads N] [--score-only] [SOURCE...]
 """
 
 import json
@@ -31,17 +32,17 @@ def main():
     args = sys.argv[1:]
     extra = []
     train = True
-    if args[:1] == ["--face-epochs"]:
-        extra, args = args[:2], args[2:]
-    elif args[:1] == ["--score-only"]:
-        train, args = False, args[1:]
+    while args[:1] and args[0].startswith("--"):
+        if args[0] in ("--face-epochs", "--threads"):
+            extra, args = extra + args[:2], args[2:]
+        elif args[0] == "--score-only":
+            train, args = False, args[1:]
+        else:
+            sys.exit(f"loso: unknown flag {args[0]}")
+    epochs = int(extra[extra.index("--face-epochs") + 1]) if "--face-epochs" in extra else 16
     sources = args or sorted(d for d in os.listdir(DATA) if os.path.isdir(os.path.join(DATA, d)))
     cache = os.path.join(HERE, "cache")
     out_file = os.path.join(cache, "loso.json")
-    results = {}
-    if os.path.exists(out_file):
-        with open(out_file) as f:
-            results = json.load(f)
     for s in sources:
         print(f"== leaving out {s}", flush=True)
         if train:
@@ -54,15 +55,22 @@ def main():
                                  cwd=REPO, check=True, capture_output=True, text=True).stdout
             return json.loads(out)[s]
 
-        epochs = results.get(s, {}).get("face_epochs", 20)
-        results[s] = score()
-        results[s]["face_epochs"] = int(extra[1]) if extra else (20 if train else epochs)
-        results[s]["teach3"] = score("-teach", "3")["crops_40px"]
-        results[s]["any_confidence"] = score("-min-confidence", "1e-9")["crops_40px"]
-        with open(out_file, "w") as f:
+        r = score()
+        r["teach3"] = score("-teach", "3")["crops_40px"]
+        r["any_confidence"] = score("-min-confidence", "1e-9")["crops_40px"]
+        # read again just before writing: several runs (one source each)
+        # may share the file
+        results = {}
+        if os.path.exists(out_file):
+            with open(out_file) as f:
+                results = json.load(f)
+        r["face_epochs"] = epochs if train else results.get(s, {}).get("face_epochs", epochs)
+        results[s] = r
+        with open(out_file + ".tmp", "w") as f:
             json.dump(results, f, indent=1)
-        r = results[s]["crops_40px"]
-        print(f"{s}: read {100 * r['read']:.1f}%, wrong {100 * r['wrong']:.2f}% of {r['dice']}", flush=True)
+        os.replace(out_file + ".tmp", out_file)
+        c = r["crops_40px"]
+        print(f"{s}: read {100 * c['read']:.1f}%, wrong {100 * c['wrong']:.2f}% of {c['dice']}", flush=True)
 
 
 if __name__ == "__main__":

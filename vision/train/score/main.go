@@ -10,7 +10,12 @@
 // only. With a model trained without the source, that is a venue whose
 // dice the network never saw, after its organiser showed them.
 //
-//	go run ./vision/train/score [-model FILE] [-data DIR] [-teach K] SOURCE...
+// With -calibrate, nothing is scored: the crops of the sources whose frames
+// are in train.py's validation split are read with every value accepted,
+// and the lowest confidence keeping wrong values at most 0.2% of those
+// dice is printed, for train.py to set as the model's threshold.
+//
+//	go run ./vision/train/score [-model FILE] [-data DIR] [-teach K | -calibrate] SOURCE...
 package main
 
 import (
@@ -55,6 +60,8 @@ func main() {
 	data := flag.String("data", filepath.Join("..", "shared", "data", "dice"), "folder of the labelled sources")
 	minConf := flag.Float64("min-confidence", 0, "the confidence under which a value is unsure (default: the model's)")
 	teach := flag.Int("teach", 0, "teach `K` photos of each face of the source first, and score the others")
+	calib := flag.Bool("calibrate", false, "choose the threshold on the sources' validation split instead of scoring")
+	maxWrong := flag.Float64("max-wrong", 0.002, "calibrate: the share of the validation dice that may be given a wrong value")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: score [-model FILE] [-data DIR] SOURCE...")
@@ -70,6 +77,17 @@ func main() {
 		opts.Model = m
 	}
 	opts.MinConfidence = *minConf
+	if *calib {
+		c, err := calibrate(*data, flag.Args(), opts, *maxWrong)
+		if err != nil {
+			slog.Error("score", "err", err)
+			os.Exit(2)
+		}
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", " ")
+		enc.Encode(c)
+		return
+	}
 	out := map[string]map[string]Rates{}
 	for _, src := range flag.Args() {
 		dir := filepath.Join(*data, src)

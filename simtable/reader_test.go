@@ -1,0 +1,56 @@
+package simtable
+
+import (
+	"testing"
+
+	"github.com/parchis-table/parchis/board"
+	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/referee"
+	"github.com/parchis-table/parchis/table"
+	"github.com/parchis-table/parchis/vision/learned"
+)
+
+// The table's camera can be read by the learned reader instead of the
+// pip rules (camera.reader: learned): the throws it reads reach the
+// referee and none is read wrong (a wrong value would show as a mismatch
+// between the board and the referee). The committed model reads few of
+// these renders (white dice on felt, straight down) over its threshold:
+// the players throw again for every unsure one, so a whole game is not
+// waited for.
+func TestSimulatedTable_LearnedReader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a simulated table read by the learned reader")
+	}
+	opts := DefaultOpts
+	opts.Seed = 3
+	opts.Reader = learned.NewReader(&learned.Opts{DieSize: opts.Camera.DieSize})
+	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDriver(tb, opts)
+	events, err := d.Start(engine.Yellow, [4]string{"Ana", "Bea", "Carla", "Dani"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20000 && len(d.Players.Throws) < 12; i++ {
+		ev, err := d.Tick()
+		if err != nil {
+			t.Fatalf("tick %d: %v", i, err)
+		}
+		events = append(events, ev...)
+	}
+	rethrows := 0
+	for _, e := range events {
+		if e.Type == referee.EventInfraction || e.Type == referee.EventMismatch {
+			t.Errorf("%s in a game without mistakes: %+v", e.Type, e)
+		}
+		if e.Type == referee.EventRethrow {
+			rethrows++
+		}
+	}
+	t.Logf("%d throws read, %d thrown again", len(d.Players.Throws), rethrows)
+	if len(d.Players.Throws) < 3 {
+		t.Errorf("%d throws read by the learned reader", len(d.Players.Throws))
+	}
+}
