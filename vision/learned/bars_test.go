@@ -18,14 +18,14 @@ func TestRead_EdgeDice_NeverAValue(t *testing.T) {
 		seed uint64
 	}{{"on edge", synth.OnEdge, 2000}, {"leaning", synth.Leaning, 3000}} {
 		var tl vision.Tally
-		for i := uint64(0); i < 200; i++ {
+		for i := uint64(0); i < 100; i++ {
 			s := synth.RandomScene(k.seed+i, 160, 160, k.kind, 45, 90)
 			rd := NewReader(&Opts{DieSize: s.Dice[0].Size})
 			tl.Add(vision.Result{Answer: vision.Edge}, rd.ReadImage(synth.Render(s)), 0)
 		}
 		t.Logf("synthetic dice %s: %s", k.name, tl.Summary())
 		if n := tl.ValueGiven("edge"); n > 0 {
-			t.Errorf("%s: %d of 200 dice given a value", k.name, n)
+			t.Errorf("%s: %d of 100 dice given a value", k.name, n)
 		}
 		atLeast(t, k.name, "edge recognised on", tl.Rate("edge"), 0.95)
 	}

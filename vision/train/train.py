@@ -9,8 +9,11 @@ ONNX model, where the learned reader (vision/learned) embeds it (vision/learned/
   venue's teach profile (parchis dice teach) compares with.
 
 It reads every source in ../shared/data/dice and renders synthetic dice with
-vision/synth (go run ./vision/train/render). Fixed seed; about 15 minutes on
-2 cores without a GPU. Debian: apt-get install python3-torch python3-pil.
+vision/synth (go run ./vision/train/render). Fixed seed; on 2 cores without a
+GPU about 14 minutes for the classifier and 10 more for the cutting and the
+detector (--face-only keeps the last detector). At the end the threshold is
+chosen by threshold.py, with the Go reader. Debian: apt-get install
+python3-torch python3-pil python3-onnx.
 
     python3 vision/train/train.py                  # the committed model
     python3 vision/train/train.py --leave-out NAME  # without one source
