@@ -7,9 +7,9 @@
 # cross-compiles for the Pi and runs a smoke test of the Pi's packages under
 # qemu, runs every test (the firmware's in simavr among them), the fuzz
 # targets briefly, and builds and checks the Debian packages, in four lanes
-# side by side. About 350 CPU-seconds with a warm build cache, 70 to 100
-# in each lane: 3 to 3½ minutes on 2 idle cores, about 6 when other work
-# keeps them busy (README).
+# side by side. About 450 CPU-seconds with a warm build cache: 4 minutes
+# 10 seconds on 2 otherwise quiet cores, longer when other work keeps them
+# busy (README).
 #
 # Usage: ./test.sh [-full] [-arm64-full] [extra go test flags…]
 #   -arm64-full  every test of the qemu run, not its -short smoke test
