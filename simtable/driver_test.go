@@ -11,9 +11,9 @@ import (
 	"github.com/parchis-table/parchis/table"
 )
 
-// playGame runs a simulated game to its end (or maxTicks) and returns the
-// driver and every event.
-func playGame(t *testing.T, opts Opts, maxTicks int) (*Driver, []referee.Event) {
+// startGame starts a simulated game, Yellow first, and returns the driver
+// and the start's events.
+func startGame(t *testing.T, opts Opts) (*Driver, *table.Table, []referee.Event) {
 	t.Helper()
 	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
 	if err != nil {
@@ -24,6 +24,14 @@ func playGame(t *testing.T, opts Opts, maxTicks int) (*Driver, []referee.Event) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d, tb, events
+}
+
+// playGame runs a simulated game to its end (or maxTicks) and returns the
+// driver and every event.
+func playGame(t *testing.T, opts Opts, maxTicks int) (*Driver, []referee.Event) {
+	t.Helper()
+	d, tb, events := startGame(t, opts)
 	for i := 0; i < maxTicks; i++ {
 		ev, err := d.Tick()
 		if err != nil {

@@ -3,10 +3,7 @@ package simtable
 import (
 	"testing"
 
-	"github.com/parchis-table/parchis/board"
-	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/referee"
-	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/vision/learned"
 )
 
@@ -24,15 +21,7 @@ func TestSimulatedTable_LearnedReader(t *testing.T) {
 	opts := DefaultOpts
 	opts.Seed = 3
 	opts.Reader = learned.NewReader(&learned.Opts{DieSize: opts.Camera.DieSize})
-	tb, err := table.Open(table.Opts{Caps: board.Caps{Counts: true, Colours: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := NewDriver(tb, opts)
-	events, err := d.Start(engine.Yellow, [4]string{"Ana", "Bea", "Carla", "Dani"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, _, events := startGame(t, opts)
 	for i := 0; i < 20000 && len(d.Players.Throws) < 12; i++ {
 		ev, err := d.Tick()
 		if err != nil {

@@ -103,40 +103,68 @@ func IsCrop(file string) bool {
 	return strings.HasPrefix(file, "crops/") || strings.HasPrefix(file, "images/")
 }
 
+// readAnnotations reads a labelled folder's annotations.csv: its rows
+// after the header, and the header's columns by name, checked to hold
+// want.
+func readAnnotations(dir string, want ...string) (rows [][]string, col map[string]int, err error) {
+	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	rows, err = csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	if len(rows) == 0 {
+		return nil, nil, fmt.Errorf("%s: empty", f.Name())
+	}
+	col = map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, k := range want {
+		if _, ok := col[k]; !ok {
+			return nil, nil, fmt.Errorf("%s: no column %q", f.Name(), k)
+		}
+	}
+	return rows[1:], col, nil
+}
+
+// CropFrames reads a labelled folder's annotations.csv and returns, per
+// crop, the frame it was cut from.
+func CropFrames(dir string) (map[string]string, error) {
+	rows, col, err := readAnnotations(dir, "frame", "crop")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range rows {
+		if c := r[col["crop"]]; c != "" {
+			out[c] = r[col["frame"]]
+		}
+	}
+	return out, nil
+}
+
 // BoxSizes reads a labelled folder's annotations.csv and returns, per file
 // (frame or crop), the smallest short side of the dice boxed in it, in
 // pixels: the accuracy bars are stated for dice of a size.
 func BoxSizes(dir string) (map[string]float64, error) {
-	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
+	rows, col, err := readAnnotations(dir, "frame", "crop", "xmin", "ymin", "xmax", "ymax")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s: empty", f.Name())
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	for _, k := range []string{"frame", "crop", "xmin", "ymin", "xmax", "ymax"} {
-		if _, ok := col[k]; !ok {
-			return nil, fmt.Errorf("%s: no column %q", f.Name(), k)
-		}
-	}
+	name := filepath.Join(dir, "annotations.csv")
 	out := map[string]float64{}
-	for i, r := range rows[1:] {
+	for i, r := range rows {
 		if r[col["xmin"]] == "" {
 			continue // a frame with no die
 		}
 		var v [4]float64
 		for j, k := range []string{"xmin", "ymin", "xmax", "ymax"} {
 			if v[j], err = strconv.ParseFloat(r[col[k]], 64); err != nil {
-				return nil, fmt.Errorf("%s: line %d: %s: %w", f.Name(), i+2, k, err)
+				return nil, fmt.Errorf("%s: line %d: %s: %w", name, i+2, k, err)
 			}
 		}
 		s := min(v[2]-v[0], v[3]-v[1])

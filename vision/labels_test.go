@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,4 +49,35 @@ func FuzzReadLabels(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BoxSizes and CropFrames read a folder's annotations.csv: the smallest
+// die of each frame and crop, and each crop's frame; a missing column is
+// an error naming it.
+func TestAnnotations(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "annotations.csv"), []byte("frame,split,die,label,xmin,ymin,xmax,ymax,crop\n"+
+		"frames/a.jpg,Train,0,1,10,10,60,50,crops/a_d00.png\n"+
+		"frames/a.jpg,Train,1,2,100,100,130,140,crops/a_d01.png\n"+
+		"frames/b.jpg,Train,,none,,,,,\n"), 0o644)
+	sizes, err := BoxSizes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]float64{"frames/a.jpg": 30, "crops/a_d00.png": 40, "crops/a_d01.png": 30} {
+		if sizes[k] != want {
+			t.Errorf("BoxSizes[%s] = %g, want %g", k, sizes[k], want)
+		}
+	}
+	frames, err := CropFrames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) != 2 || frames["crops/a_d01.png"] != "frames/a.jpg" {
+		t.Errorf("CropFrames = %v", frames)
+	}
+	os.WriteFile(filepath.Join(dir, "annotations.csv"), []byte("frame,xmin\nframes/a.jpg,1\n"), 0o644)
+	if _, err := BoxSizes(dir); err == nil || !strings.Contains(err.Error(), `no column "crop"`) {
+		t.Errorf("BoxSizes without a crop column: %v", err)
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha1"
 	"encoding/binary"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,8 +54,8 @@ func calibrate(data string, sources []string, opts learned.Opts, maxWrong float6
 		if err != nil {
 			return Calibration{}, fmt.Errorf("%s: %w", src, err)
 		}
-		frames, err := cropFrames(dir)
-		if err != nil {
+		frames, err := vision.CropFrames(dir)
+		if err != nil && !os.IsNotExist(err) {
 			return Calibration{}, err
 		}
 		for _, l := range labels {
@@ -132,40 +131,4 @@ func calibrate(data string, sources []string, opts learned.Opts, maxWrong float6
 func isVal(rel string) bool {
 	h := sha1.Sum([]byte(rel))
 	return binary.BigEndian.Uint32(h[:4])%100 < 15
-}
-
-// cropFrames maps each crop of a source's annotations.csv to its frame
-// (an empty map for a source without boxes).
-func cropFrames(dir string) (map[string]string, error) {
-	out := map[string]string{}
-	f, err := os.Open(filepath.Join(dir, "annotations.csv"))
-	if os.IsNotExist(err) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	if len(rows) == 0 {
-		return out, nil
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	fi, okF := col["frame"]
-	ci, okC := col["crop"]
-	if !okF || !okC {
-		return out, nil
-	}
-	for _, r := range rows[1:] {
-		if ci < len(r) && fi < len(r) && r[ci] != "" {
-			out[r[ci]] = r[fi]
-		}
-	}
-	return out, nil
 }
