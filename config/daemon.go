@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -479,7 +478,6 @@ func (d *Daemon) CheckFiles() error {
 		{"layout", d.Layout},
 		{"camera.calibration", d.Camera.Calibration},
 		{"camera.dir", d.Camera.Dir},
-		{"camera.model", d.Camera.Model},
 		{"mqtt.ca", d.MQTT.CA}, {"mqtt.cert", d.MQTT.Cert}, {"mqtt.key", d.MQTT.Key},
 		{"broker.ca", d.Broker.CA}, {"broker.cert", d.Broker.Cert}, {"broker.key", d.Broker.Key},
 		{"dashboard.judges", d.Dashboard.Judges}, {"dashboard.table_keys", d.Dashboard.TableKeys},
@@ -498,17 +496,20 @@ func (d *Daemon) CheckFiles() error {
 			errs = append(errs, d.fieldError(f.field, fmt.Sprintf("%s: %v", f.path, err)))
 		}
 	}
-	if d.Camera.Profile != "" {
-		// a profile is taught for one model: it is checked against the
-		// model the reader will use
-		var m *learned.Model
-		if d.Camera.Model != "" {
-			m, _ = learned.LoadModel(d.Camera.Model) // its error is reported above
+	// The learned reader's model is read once: the profile is taught for
+	// one model and checked against the one the reader will use.
+	var model *learned.Model
+	modelRead := true
+	if d.Camera.Model != "" {
+		var err error
+		if model, err = learned.LoadModel(d.Camera.Model); err != nil {
+			errs = append(errs, d.fieldError("camera.model", fmt.Sprintf("%s: %v", d.Camera.Model, err)))
+			modelRead = false
 		}
-		if d.Camera.Model == "" || m != nil {
-			if _, err := learned.LoadProfile(d.Camera.Profile, m); err != nil {
-				errs = append(errs, d.fieldError("camera.profile", err.Error()))
-			}
+	}
+	if d.Camera.Profile != "" && modelRead {
+		if _, err := learned.LoadProfile(d.Camera.Profile, model); err != nil {
+			errs = append(errs, d.fieldError("camera.profile", err.Error()))
 		}
 	}
 	pairs := []struct{ field, cert, key string }{
@@ -547,23 +548,12 @@ func readAs(field, path string) error {
 	case "dashboard.table_keys":
 		_, err = judges.LoadTableKeys(path)
 	case "camera.calibration":
-		var f *os.File
-		if f, err = os.Open(path); err == nil {
-			var cal vision.Calibration
-			cal, err = vision.ReadCalibrationYAML(f)
-			f.Close()
-			if err == nil && cal.Background != "" {
-				bg := cal.Background
-				if !filepath.IsAbs(bg) {
-					bg = filepath.Join(filepath.Dir(path), bg)
-				}
-				if _, serr := os.Stat(bg); serr != nil {
-					err = fmt.Errorf("background: %w", serr)
-				}
+		var cal vision.Calibration
+		if cal, err = vision.LoadCalibration(path); err == nil && cal.Background != "" {
+			if _, serr := os.Stat(cal.Background); serr != nil {
+				err = fmt.Errorf("background: %w", serr)
 			}
 		}
-	case "camera.model":
-		_, err = learned.LoadModel(path)
 	case "mqtt.ca", "broker.ca":
 		var b []byte
 		if b, err = os.ReadFile(path); err == nil && !x509.NewCertPool().AppendCertsFromPEM(b) {

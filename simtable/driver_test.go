@@ -71,27 +71,7 @@ func TestSimulatedGame_MatchesEngine(t *testing.T) {
 			}
 		}
 		// The engine, given the same throws and choices, plays the same game.
-		g := engine.NewGame(engine.NewPosition(engine.Yellow))
-		throws, moves := d.Players.Throws, d.Players.Moves
-		for g.Pos.Phase() != engine.PhaseEnd {
-			var err error
-			if g.Pos.Phase() == engine.PhaseThrow {
-				if len(throws) == 0 {
-					t.Fatalf("out of throws at %s", g.Pos)
-				}
-				_, err = g.Throw(throws[0])
-				throws = throws[1:]
-			} else {
-				if len(moves) == 0 {
-					t.Fatalf("out of moves at %s", g.Pos)
-				}
-				_, err = g.Play(moves[0])
-				moves = moves[1:]
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		g := replayMoves(t, d, nil)
 		got := d.Table.Referee().Game()
 		if got.Pos != g.Pos {
 			t.Errorf("referee ends at %s, engine at %s", got.Pos, g.Pos)

@@ -9,9 +9,10 @@ import (
 	"github.com/parchis-table/parchis/robot"
 )
 
-// replayMoves plays the players' throws and moves on the engine and calls
-// check with the position before each move.
-func replayMoves(t *testing.T, d *Driver, check func(pos *engine.Position, m engine.Move)) {
+// replayMoves plays the players' throws and moves on the engine, calls
+// check (if not nil) with the position before each move, and returns the
+// game.
+func replayMoves(t *testing.T, d *Driver, check func(pos *engine.Position, m engine.Move)) *engine.Game {
 	t.Helper()
 	g := engine.NewGame(engine.NewPosition(engine.Yellow))
 	throws, moves := d.Players.Throws, d.Players.Moves
@@ -27,7 +28,9 @@ func replayMoves(t *testing.T, d *Driver, check func(pos *engine.Position, m eng
 			if len(moves) == 0 {
 				t.Fatalf("out of moves at %s", g.Pos)
 			}
-			check(&g.Pos, moves[0])
+			if check != nil {
+				check(&g.Pos, moves[0])
+			}
 			_, err = g.Play(moves[0])
 			moves = moves[1:]
 		}
@@ -35,6 +38,7 @@ func replayMoves(t *testing.T, d *Driver, check func(pos *engine.Position, m eng
 			t.Fatal(err)
 		}
 	}
+	return g
 }
 
 // TestSimulatedGame_PlayersAreGreedy: by default the simulated players

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"os"
+	"path/filepath"
 
 	"gopkg.in/yaml.v3"
 )
@@ -66,6 +68,25 @@ func ReadCalibrationYAML(r io.Reader) (Calibration, error) {
 		return Calibration{}, errors.New("calibration: no dice_camera section")
 	}
 	return *doc.C, nil
+}
+
+// LoadCalibration reads a calibration file. Its Background, written
+// relative to the file's folder, is returned as a path from the working
+// directory.
+func LoadCalibration(path string) (Calibration, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Calibration{}, err
+	}
+	defer f.Close()
+	c, err := ReadCalibrationYAML(f)
+	if err != nil {
+		return Calibration{}, err
+	}
+	if c.Background != "" && !filepath.IsAbs(c.Background) {
+		c.Background = filepath.Join(filepath.Dir(path), c.Background)
+	}
+	return c, nil
 }
 
 // Calibration errors.

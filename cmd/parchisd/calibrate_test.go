@@ -176,7 +176,7 @@ func TestCalibrate_TeachEachFaceTwice(t *testing.T) {
 			// the calibration names the empty tray's frame, which the
 			// daemon's reader then loads
 			cal, bg, err := loadCalibration(outFile)
-			if err != nil || cal.Background != "camera-empty.png" || bg == nil || bg.Bounds().Dx() != 320 {
+			if err != nil || cal.Background != filepath.Join(dir, "camera-empty.png") || bg == nil || bg.Bounds().Dx() != 320 {
 				t.Fatalf("calibration %+v, background %v: %v", cal, bg, err)
 			}
 			c := config.DefaultDaemon().Camera

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -272,23 +271,14 @@ func cameraReader(c config.Camera) (vision.DieReader, error) {
 // loadCalibration reads a calibration file and the empty tray's frame it
 // names (a path relative to the file's folder).
 func loadCalibration(path string) (vision.Calibration, image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return vision.Calibration{}, nil, fmt.Errorf("camera.calibration: %w", err)
-	}
-	cal, err := vision.ReadCalibrationYAML(f)
-	f.Close()
+	cal, err := vision.LoadCalibration(path)
 	if err != nil {
 		return vision.Calibration{}, nil, fmt.Errorf("camera.calibration %s: %w", path, err)
 	}
 	if cal.Background == "" {
 		return cal, nil, nil
 	}
-	bgPath := cal.Background
-	if !filepath.IsAbs(bgPath) {
-		bgPath = filepath.Join(filepath.Dir(path), bgPath)
-	}
-	bg, err := source.DecodeImage(bgPath)
+	bg, err := source.DecodeImage(cal.Background)
 	if err != nil {
 		return vision.Calibration{}, nil, fmt.Errorf("camera.calibration %s: background: %w", path, err)
 	}
