@@ -83,9 +83,7 @@ func TestBrowser_LiveMoveAndCertification(t *testing.T) {
 
 	// A judge signs in and certifies.
 	b.Navigate(ctx, t, base+"/login?next=/t/local/1")
-	if err := b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
-		t.Fatal(err)
-	}
+	signInJudge(ctx, t, b)
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("certify") && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 	b.Screenshot(ctx, t, filepath.Join(shots, "table.png"))
 	b.ClickUntil(ctx, t, "certify", `document.getElementById("certify-box").open`, browsertest.WaitLong)
@@ -250,4 +248,14 @@ func TestBrowser_ResultMissedWhileLoading_PanelCatchesUp(t *testing.T) {
 	}
 	st.step()
 	b.WaitJS(ctx, t, `document.querySelector("#result .v-pending") && document.body.getAttribute("data-mark") === "kept"`, browsertest.WaitLong)
+}
+
+// signInJudge submits the sign-in form the browser is showing (or about
+// to show) as the judge "juez".
+func signInJudge(ctx context.Context, t *testing.T, b *browsertest.Browser) {
+	t.Helper()
+	b.WaitJS(ctx, t, `document.getElementById("login-form")`, browsertest.WaitLong)
+	if err := b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
+		t.Fatal(err)
+	}
 }

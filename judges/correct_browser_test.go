@@ -71,8 +71,7 @@ func TestBrowser_CorrectionByPicture(t *testing.T) {
 
 	base := "http://" + srv.Addr().String()
 	b := browsertest.Start(t, ctx, base+"/login?next=/t/local/1")
-	b.WaitJS(ctx, t, `document.getElementById("login-form")`, browsertest.WaitLong)
-	_ = b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil)
+	signInJudge(ctx, t, b)
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.getElementById("editor") && document.getElementById("edit-diff").textContent.length > 0`, browsertest.WaitLong)
 	_ = b.Eval(ctx, `document.getElementById("editor").scrollIntoView(); true`, nil)
 

@@ -39,10 +39,7 @@ func TestBrowser_QueuedResults_OlderCertifiedWithoutReload(t *testing.T) {
 	waitFor(t, "the table on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 1 })
 
 	b := browsertest.Start(t, ctx, base+"/login?next=/t/local/1")
-	b.WaitJS(ctx, t, `document.getElementById("login-form")`, browsertest.WaitLong)
-	if err := b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil); err != nil {
-		t.Fatal(err)
-	}
+	signInJudge(ctx, t, b)
 	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
 	if err := b.Eval(ctx, `window.sameLoad = true`, nil); err != nil {
 		t.Fatal(err)

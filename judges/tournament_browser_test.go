@@ -98,8 +98,7 @@ func TestBrowser_Tournament(t *testing.T) {
 	base := "http://" + srv.Addr().String()
 
 	b := browsertest.Start(t, ctx, base+"/login?next=/standings")
-	b.WaitJS(ctx, t, `document.getElementById("login-form")`, browsertest.WaitLong)
-	_ = b.Eval(ctx, `document.getElementById("user").value = "juez"; document.getElementById("password").value = "juez"; document.getElementById("login-form").submit(); true`, nil)
+	signInJudge(ctx, t, b)
 
 	for round := 1; round <= 3; round++ {
 		rs := strconv.Itoa(round)

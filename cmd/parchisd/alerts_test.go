@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,7 +16,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
-	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/table"
 )
@@ -66,13 +63,7 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 	bin := buildDaemon(t)
 	dir := t.TempDir()
 	metricsAddr := freeAddr(t)
-	hash, err := broadcast.HashPassword("s3cret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, marta, _ := ed25519.GenerateKey(rand.Reader)
-	cfg, broker, dash := simConfig(t, dir, "  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
-		"metrics: "+metricsAddr+"\njudges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	cfg, broker, dash, marta := judgeConfig(t, dir, "metrics: "+metricsAddr+"\n")
 	cmd, _ := startSim(t, bin, "-config", cfg, "-speed", "50")
 	path := filepath.Join(dir, table.JournalName)
 	// Until the journal holds a few records: a busy machine starts the

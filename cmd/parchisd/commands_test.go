@@ -19,7 +19,6 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/parchis-table/parchis/broadcast"
-	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -156,15 +155,8 @@ func TestSim_JudgeCommands(t *testing.T) {
 	}
 	bin := buildDaemon(t)
 	dir := t.TempDir()
-	hash, err := broadcast.HashPassword("s3cret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, marta, _ := ed25519.GenerateKey(rand.Reader)
 	_, pedro, _ := ed25519.GenerateKey(rand.Reader)
-	cfg, broker, _ := simConfig(t, dir,
-		"  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
-		"judges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	cfg, broker, _, marta := judgeConfig(t, dir, "")
 	cmd, log, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "5")
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 	j := connectJudge(t, broker, "marta", "s3cret")

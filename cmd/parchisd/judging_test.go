@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -18,7 +16,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
-	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -158,14 +155,7 @@ func wantOnFeed(t *testing.T, broker, what string, want map[string]string) map[s
 // error. The round the judges named survives the restart into the record.
 func TestJudging_TwoResultsQueued_VerdictsReachTheirOwn_AcrossRestarts(t *testing.T) {
 	dir := t.TempDir()
-	hash, err := broadcast.HashPassword("s3cret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, marta, _ := ed25519.GenerateKey(rand.Reader)
-	cfg, broker, _ := simConfig(t, dir,
-		"  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
-		"judges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	cfg, broker, _, marta := judgeConfig(t, dir, "")
 	players := map[string]string{"Y": "Ana", "B": "Bea", "R": "Rui", "G": "Gil"}
 	newGame := func(j *judgeClient, id, round string) {
 		t.Helper()

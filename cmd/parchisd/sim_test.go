@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/certify"
 )
 
 // freeAddr returns a loopback address with a port free now.
@@ -24,6 +29,21 @@ func freeAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// judgeConfig writes simConfig's configuration with one judge, marta
+// (password s3cret, the broker's judge user and a signing key the table
+// trusts), and extra settings before her; it returns marta's key too.
+func judgeConfig(t testing.TB, dir, extra string) (path, broker, dashboard string, marta ed25519.PrivateKey) {
+	t.Helper()
+	hash, err := broadcast.HashPassword("s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, marta, _ = ed25519.GenerateKey(rand.Reader)
+	path, broker, dashboard = simConfig(t, dir, "  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
+		extra+"judges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	return path, broker, dashboard, marta
 }
 
 // simConfig writes a configuration for a simulated table on free ports;

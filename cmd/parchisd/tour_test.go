@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"crypto/ed25519"
-	"crypto/rand"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
-	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -136,14 +133,7 @@ func TestSimTour_ResultCertifiedByAJudge(t *testing.T) {
 	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
-	hash, err := broadcast.HashPassword("s3cret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, marta, _ := ed25519.GenerateKey(rand.Reader)
-	cfg, broker, _ := simConfig(t, dir,
-		"  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
-		"judges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	cfg, broker, _, marta := judgeConfig(t, dir, "")
 	cmd := exec.Command(bin, "sim", "-tour", "-config", cfg, "-speed", "200", "-lang", "en")
 	var out, log logBuf
 	stdout, err := cmd.StdoutPipe()

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,7 +13,6 @@ import (
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/parchis-table/parchis/broadcast"
-	"github.com/parchis-table/parchis/certify"
 )
 
 // TestSim_WinChanceInState: the simulated table publishes, after moves, a
@@ -156,14 +153,7 @@ func TestSim_NewGameSeatsRobots(t *testing.T) {
 	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
-	hash, err := broadcast.HashPassword("s3cret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, marta, _ := ed25519.GenerateKey(rand.Reader)
-	cfg, broker, _ := simConfig(t, dir,
-		"  users:\n  - name: marta\n    password: "+hash+"\n    role: judge",
-		"bots:\n  G: greedy\njudges:\n  - name: marta\n    public_key: "+certify.PublicKeyString(marta))
+	cfg, broker, _, marta := judgeConfig(t, dir, "bots:\n  G: greedy\n")
 	cmd, _, _ := startSimLogged(t, bin, "-config", cfg, "-speed", "5")
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 	j := connectJudge(t, broker, "marta", "s3cret")

@@ -102,55 +102,42 @@ def to_tensor(u8):
     return torch.from_numpy(u8).permute(0, 3, 1, 2).float().div_(255).sub_(0.5)
 
 
-def colour_aug(x, g):
-    """Brightness, contrast, colour cast, grey, inversion, blur, noise on a
-    batch in -0.5…0.5."""
+def colour_aug(x, g, mix, grey, invert, gain, offset, gradient, blur, noise):
+    """Colour casts (channel mixing up to mix), grey (a share grey of the
+    images), inversion (invert), brightness and contrast (a gain from
+    gain[0] to gain[0] + gain[1], an offset of ±offset/2), uneven light (a
+    gradient of ±gradient/2), a blur (a share blur) and noise (up to
+    noise) on a batch in -0.5…0.5. A share of 0 draws nothing."""
     n = x.shape[0]
     dev = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
-    # channel mixing: hue and saturation changes, colour casts
-    m = torch.eye(3).expand(n, 3, 3) + (dev(n, 3, 3) - 0.5) * 0.5
+    m = torch.eye(3).expand(n, 3, 3) + (dev(n, 3, 3) - 0.5) * mix
     x = torch.einsum("nij,njhw->nihw", m, x)
-    grey = dev(n) < 0.2
-    if grey.any():
-        x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
-    inv = dev(n) < 0.15
-    x[inv] = -x[inv]
-    x = x * (0.5 + dev(n, 1, 1, 1) * 1.0) + (dev(n, 1, 1, 1) - 0.5) * 0.5
-    # uneven light: a gradient across the image
+    if grey:
+        gr = dev(n) < grey
+        if gr.any():
+            x[gr] = x[gr].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    if invert:
+        inv = dev(n) < invert
+        x[inv] = -x[inv]
+    x = x * (gain[0] + dev(n, 1, 1, 1) * gain[1]) + (dev(n, 1, 1, 1) - 0.5) * offset
     h, w = x.shape[2:]
     yy, xx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
-    a = (dev(n, 2) - 0.5) * 0.6
+    a = (dev(n, 2) - 0.5) * gradient
     x = x + (a[:, 0, None, None] * xx + a[:, 1, None, None] * yy)[:, None]
-    blur = dev(n) < 0.3
-    if blur.any():
+    bl = dev(n) < blur
+    if bl.any():
         k = torch.tensor([1., 2., 1.])
         k = (k[:, None] * k[None, :]) / 16
-        xb = F.conv2d(x[blur].reshape(-1, 1, h, w), k[None, None], padding=1)
-        x[blur] = xb.reshape(-1, 3, h, w)
-    x = x + torch.randn(x.shape, generator=g) * dev(n, 1, 1, 1) * 0.06
+        x[bl] = F.conv2d(x[bl].reshape(-1, 1, h, w), k[None, None], padding=1).reshape(-1, 3, h, w)
+    x = x + torch.randn(x.shape, generator=g) * dev(n, 1, 1, 1) * noise
     return x.clamp(-0.6, 0.6)
 
 
-def face_colour_aug(x, g):
-    """The classifier's colour augmentation (before standardise): milder
-    than the detector's, since the grey standardisation already takes
-    away the light's level and the dice's colour."""
-    n = x.shape[0]
-    dev = lambda *s: torch.rand(*s, generator=g)  # noqa: E731
-    m = torch.eye(3).expand(n, 3, 3) + (dev(n, 3, 3) - 0.5) * 0.3
-    x = torch.einsum("nij,njhw->nihw", m, x)
-    x = x * (0.7 + dev(n, 1, 1, 1) * 0.6) + (dev(n, 1, 1, 1) - 0.5) * 0.3
-    h, w = x.shape[2:]
-    yy, xx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
-    a = (dev(n, 2) - 0.5) * 0.4
-    x = x + (a[:, 0, None, None] * xx + a[:, 1, None, None] * yy)[:, None]
-    blur = dev(n) < 0.2
-    if blur.any():
-        k = torch.tensor([1., 2., 1.])
-        k = (k[:, None] * k[None, :]) / 16
-        x[blur] = F.conv2d(x[blur].reshape(-1, 1, h, w), k[None, None], padding=1).reshape(-1, 3, h, w)
-    x = x + torch.randn(x.shape, generator=g) * dev(n, 1, 1, 1) * 0.03
-    return x.clamp(-0.6, 0.6)
+# The detector's colour augmentation, and the classifier's: milder, since
+# the grey standardisation already takes away the light's level and the
+# dice's colour, and inverts half the crops itself.
+DETECTOR_AUG = dict(mix=0.5, grey=0.2, invert=0.15, gain=(0.5, 1.0), offset=0.5, gradient=0.6, blur=0.3, noise=0.06)
+FACE_AUG = dict(mix=0.3, grey=0, invert=0, gain=(0.7, 0.6), offset=0.3, gradient=0.4, blur=0.2, noise=0.03)
 
 
 # The grey conversion the reader makes (ITU-R BT.601), the floor of a
@@ -217,7 +204,7 @@ def face_batch(ctx, g, train, upright=None):
     grid = F.affine_grid(theta, (n, 3, data.FACE_PX, data.FACE_PX), align_corners=False)
     x = F.grid_sample(ctx, grid, mode="bilinear", padding_mode="border", align_corners=False)
     if train:
-        x = face_colour_aug(x, g)
+        x = colour_aug(x, g, **FACE_AUG)
     return standardise(x, g, train)
 
 
@@ -338,7 +325,7 @@ def train_det(tiles, targets, g, rng, epochs, log):
             if rng.random() < 0.5:
                 xb = torch.flip(xb, (3,))
                 tb = [np.stack([data.DET_TILE - t[:, 0], t[:, 1], t[:, 2]], 1) if len(t) else t for t in tb]
-            xb = colour_aug(xb, g)
+            xb = colour_aug(xb, g, **DETECTOR_AUG)
             heat, reg, mask = heat_targets(tb, (data.DET_TILE, data.DET_TILE))
             out = model(xb)
             loss = det_loss(out, torch.from_numpy(heat), torch.from_numpy(reg), torch.from_numpy(mask))
