@@ -7,8 +7,8 @@
 # cross-compiles for the Pi and runs a smoke test of the Pi's packages under
 # qemu, runs every test (the firmware's in simavr among them), the fuzz
 # targets briefly, and builds and checks the Debian packages, in four lanes
-# side by side. About 450 CPU-seconds with a warm build cache: 4 minutes
-# 10 seconds on 2 otherwise quiet cores, longer when other work keeps them
+# side by side. About 390 CPU-seconds with a warm build cache: 3 minutes
+# 40 seconds on 2 otherwise quiet cores, longer when other work keeps them
 # busy (README).
 #
 # Usage: ./test.sh [-full] [-arm64-full] [extra go test flags…]

@@ -7,8 +7,8 @@ var (
 	// read-rates on the crops of dice ≥40 px, a point under the
 	// committed model's
 	readFloor = map[string]float64{
-		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.848, "dice3_roboflow_v3": 0.156,
-		"awsvegas_dice": 0.349, "skovy_catan_webcam": 0.321, "banachowicz_rpgsets": 0.479,
+		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.915, "dice3_roboflow_v3": 0.246,
+		"awsvegas_dice": 0.386, "skovy_catan_webcam": 0.414, "banachowicz_rpgsets": 0.488,
 	}
 	// multi answered on the frames of several dice ≥40 px: the bar is
 	// 95%, awsvegas_dice's 92.5% (dice in piles, touching) is under it

@@ -11,12 +11,16 @@ import (
 type pixels struct {
 	rect image.Rectangle
 	at   func(x, y int) (r, g, b uint8)
+	// grey is the image when it is *image.Gray, the table camera's
+	// frames, which resample reads without a call a sample
+	grey *image.Gray
 }
 
 func pixelsOf(img image.Image) pixels {
 	p := pixels{rect: img.Bounds()}
 	switch m := img.(type) {
 	case *image.Gray:
+		p.grey = m
 		p.at = func(x, y int) (uint8, uint8, uint8) {
 			v := m.Pix[(y-m.Rect.Min.Y)*m.Stride+x-m.Rect.Min.X]
 			return v, v, v
@@ -69,6 +73,10 @@ func (p pixels) resample(dst []float32, xs []int, x0, y0, sx, sy float64, w, h i
 			xs[ox*n+j] = min(max(x, r.Min.X), r.Max.X-1)
 		}
 	}
+	if p.grey != nil {
+		p.resampleGrey(dst, xs, y0, fy, n, inv, w, h)
+		return xs
+	}
 	for oy := 0; oy < h; oy++ {
 		for ox := 0; ox < w; ox++ {
 			var sr, sg, sb int
@@ -89,6 +97,36 @@ func (p pixels) resample(dst []float32, xs []int, x0, y0, sx, sy float64, w, h i
 		}
 	}
 	return xs
+}
+
+// resampleGrey is resample's loop for a grey image, the sample rows and
+// columns given: the same sums, a third of the work and no call a sample
+// (a tray frame's resampling took a third of its reading before).
+func (p pixels) resampleGrey(dst []float32, xs []int, y0, fy float64, n int, inv float32, w, h int) {
+	m, r := p.grey, p.rect
+	plane := w * h
+	for oy := 0; oy < h; oy++ {
+		for ox := 0; ox < w; ox++ {
+			dst[oy*w+ox] = 0
+		}
+		for i := 0; i < n; i++ {
+			y := int(math.Floor(y0 + (float64(oy)+(float64(i)+0.5)/float64(n))*fy))
+			y = min(max(y, r.Min.Y), r.Max.Y-1)
+			base := (y-m.Rect.Min.Y)*m.Stride - m.Rect.Min.X
+			for ox := 0; ox < w; ox++ {
+				s := 0
+				for _, x := range xs[ox*n : ox*n+n] {
+					s += int(m.Pix[base+x])
+				}
+				dst[oy*w+ox] += float32(s)
+			}
+		}
+		for ox := 0; ox < w; ox++ {
+			o := oy*w + ox
+			v := dst[o]*inv - 0.5
+			dst[o], dst[plane+o], dst[2*plane+o] = v, v, v
+		}
+	}
 }
 
 // The grey conversion (ITU-R BT.601), the floor of a crop's spread and the

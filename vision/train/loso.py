@@ -64,7 +64,10 @@ def main():
         if os.path.exists(out_file):
             with open(out_file) as f:
                 results = json.load(f)
-        r["face_epochs"] = epochs if train else results.get(s, {}).get("face_epochs", epochs)
+        # scored again only: the epochs the model was trained, as given or
+        # as the last report said
+        given = train or "--face-epochs" in extra
+        r["face_epochs"] = epochs if given else results.get(s, {}).get("face_epochs", epochs)
         results[s] = r
         with open(out_file + ".tmp", "w") as f:
             json.dump(results, f, indent=1)

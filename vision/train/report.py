@@ -109,8 +109,9 @@ def main():
              f"(with --face-only, the classifier alone, keeping the last detector: so was the committed model) and writes the model, with fixed seeds, in about {train['seconds'] / 60:.0f} minutes on 2 cores (shared "
              "with other work when this model was trained). The validation split hashes each frame's path relative "
              "to `../shared/data/dice` (the renders' relative to their folder, under `synth/`), so every checkout "
-             "draws the same 15%. Then `python3 vision/train/loso.py --face-epochs 6 --threads 1 SOURCE…` (two runs "
-             "of three sources side by side) and `python3 vision/train/report.py`.")
+             "draws the same 15%. Then `python3 vision/train/loso.py --threads 1 SOURCE…` (two runs of three "
+             "sources side by side, each classifier trained as the committed one, 16 epochs) and "
+             "`python3 vision/train/report.py`.")
     with open(os.path.join(HERE, "REPORT.md"), "w") as f:
         f.write("\n".join(L) + "\n")
     print("\n".join(L))

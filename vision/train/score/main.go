@@ -15,7 +15,13 @@
 // and the lowest confidence keeping wrong values at most 0.2% of those
 // dice is printed, for train.py to set as the model's threshold.
 //
-//	go run ./vision/train/score [-model FILE] [-data DIR] [-teach K | -calibrate] SOURCE...
+// With -dump FILE, a JSON line per crop is appended to FILE as well: the
+// network's top face and confidence with every value accepted, its
+// probabilities and embedding, and the pip rules' answer, for studying
+// how thresholds, a venue's profile or the two readers together would do
+// (the measurements quoted in vision/learned were made so).
+//
+//	go run ./vision/train/score [-model FILE] [-data DIR] [-teach K | -calibrate] [-dump FILE] SOURCE...
 package main
 
 import (
@@ -62,6 +68,7 @@ func main() {
 	teach := flag.Int("teach", 0, "teach `K` photos of each face of the source first, and score the others")
 	calib := flag.Bool("calibrate", false, "choose the threshold on the sources' validation split instead of scoring")
 	maxWrong := flag.Float64("max-wrong", 0.002, "calibrate: the share of the validation dice that may be given a wrong value")
+	dump := flag.String("dump", "", "also write `FILE`: a JSON line per crop with the network's top face and confidence (every value accepted) and the pip rules' answer")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: score [-model FILE] [-data DIR] SOURCE...")
@@ -115,6 +122,13 @@ func main() {
 			taught = files
 		}
 		rd := learned.NewReader(&o)
+		var dumper *dumpWriter
+		if *dump != "" {
+			if dumper, err = newDumpWriter(*dump, src, o); err != nil {
+				slog.Error("score", "err", err)
+				os.Exit(2)
+			}
+		}
 		var big, all, frames, multi vision.Tally
 		for _, l := range labels {
 			if taught[l.File] {
@@ -129,6 +143,9 @@ func main() {
 			got := rd.ReadImage(img)
 			took := time.Since(t0)
 			s, boxed := sizes[l.File]
+			if dumper != nil && vision.IsCrop(l.File) {
+				dumper.add(l, img, s)
+			}
 			if vision.IsCrop(l.File) {
 				all.Add(l.Want, got, took)
 				if !boxed || s >= 40 {
@@ -139,6 +156,12 @@ func main() {
 			frames.Add(l.Want, got, took)
 			if l.Want.Answer == vision.Multi && s >= 40 {
 				multi.Add(l.Want, got, took)
+			}
+		}
+		if dumper != nil {
+			if err := dumper.close(); err != nil {
+				slog.Error("score", "err", err)
+				os.Exit(2)
 			}
 		}
 		out[src] = map[string]Rates{"crops_40px": rates(&big), "crops": rates(&all), "frames": rates(&frames), "multi_40px": rates(&multi)}
