@@ -40,19 +40,7 @@ func TestBrowser_LiveCertification(t *testing.T) {
 	br := startBroker(t, ctx, "local", []string{"1"})
 	srv := startDashboard(t, ctx, br.url, Opts{})
 	st := startTable(t, ctx, br.url, "local", "1", srv.JudgeKeys(), 21)
-	// The organiser registered the table's key.
-	srv.store.mu.Lock()
-	srv.store.trust.TableKeys = map[string]string{"local/1": certify.PublicKeyString(st.key)}
-	srv.store.mu.Unlock()
-	base := "http://" + srv.Addr().String()
-	waitFor(t, "the table on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 1 })
-
-	b := browsertest.Start(t, ctx, base+"/login?next=/t/local/1")
-	signInJudge(ctx, t, b)
-	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
-	if err := b.Eval(ctx, `window.sameLoad = true`, nil); err != nil {
-		t.Fatal(err)
-	}
+	b := openTrustedTable(ctx, t, srv, st)
 	var has bool
 	if err := b.Eval(ctx, `!!document.getElementById("certify")`, &has); err != nil || has {
 		t.Fatalf("a certify button before the game ended (err %v)", err)
@@ -115,4 +103,23 @@ func TestBrowser_LiveCertification(t *testing.T) {
 		t.Fatalf("the table's result: %+v", res.Certification)
 	}
 	verifyResult(t, res, srv.JudgeKeys())
+}
+
+// openTrustedTable registers local/1's key as the organiser does, waits
+// for the table on the dashboard, and opens its page signed in as a judge,
+// the live stream open and the page marked (window.sameLoad) so that a
+// test can tell it was never reloaded.
+func openTrustedTable(ctx context.Context, t *testing.T, srv *Server, st *simTable) *browsertest.Browser {
+	t.Helper()
+	srv.store.mu.Lock()
+	srv.store.trust.TableKeys = map[string]string{"local/1": certify.PublicKeyString(st.key)}
+	srv.store.mu.Unlock()
+	waitFor(t, "the table on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 1 })
+	b := browsertest.Start(t, ctx, "http://"+srv.Addr().String()+"/login?next=/t/local/1")
+	signInJudge(ctx, t, b)
+	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
+	if err := b.Eval(ctx, `window.sameLoad = true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/broadcast"
-	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/engine"
 	"github.com/parchis-table/parchis/internal/browsertest"
 )
@@ -32,18 +31,7 @@ func TestBrowser_QueuedResults_OlderCertifiedWithoutReload(t *testing.T) {
 	br := startBroker(t, ctx, "local", []string{"1"})
 	srv := startDashboard(t, ctx, br.url, Opts{})
 	st := startTable(t, ctx, br.url, "local", "1", srv.JudgeKeys(), 33)
-	srv.store.mu.Lock()
-	srv.store.trust.TableKeys = map[string]string{"local/1": certify.PublicKeyString(st.key)}
-	srv.store.mu.Unlock()
-	base := "http://" + srv.Addr().String()
-	waitFor(t, "the table on the dashboard", 5*time.Second, func() bool { return len(srv.Store().All()) == 1 })
-
-	b := browsertest.Start(t, ctx, base+"/login?next=/t/local/1")
-	signInJudge(ctx, t, b)
-	b.WaitJS(ctx, t, `location.pathname === "/t/local/1" && document.body.getAttribute("data-stream") === "open"`, browsertest.WaitLong)
-	if err := b.Eval(ctx, `window.sameLoad = true`, nil); err != nil {
-		t.Fatal(err)
-	}
+	b := openTrustedTable(ctx, t, srv, st)
 
 	st.playToEnd()
 	older := st.Result()
