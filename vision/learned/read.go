@@ -153,7 +153,7 @@ func (rd *Reader) readImage(img image.Image) vision.Result {
 			best = max(best, d.score*(1-rd.probs[rd.m.classNone]))
 			continue
 		}
-		if cut(*d, region, rd.opts.DieSize > 0) {
+		if cut(*d, region, rd.opts.DieSize) {
 			cutDice = append(cutDice, i)
 			continue
 		}
@@ -204,25 +204,28 @@ func (rd *Reader) edgeCheck(img image.Image, r vision.Result) vision.Result {
 
 // cut reports whether a die may be cut by the region's border: its box
 // reaches out of the region by more than the margin the training crops
-// left around a box, or comes within touchMargin of its side to the
-// border, when the camera is calibrated. The detector boxes the part of a
-// die it sees, so a die the border cuts shows as a smaller die touching
-// the border (one such die in 30 synthetic ones was read, as a 2, before
-// the second test); the tray camera sees the whole tray, so a die there
-// is cut. A photo of one die is framed close: the second test would
-// leave a third of the photos' dice unread (awsvegas_dice, dice3_roboflow_v3)
-// and have a neighbour cut by the frame read instead.
-func cut(d det, r image.Rectangle, calibrated bool) bool {
+// left around a box or, when the camera is calibrated (dieSize > 0), the
+// box of the die's calibrated size, around the detected centre, comes
+// within touchMargin of its side to the border. The detector boxes the part
+// of a die it sees, so a die the border cuts shows as a smaller die nearer
+// the middle (one such die in 30 synthetic ones was read, as a 2, when the
+// test used the detected box, with a classifier trained on windows as
+// small as 0.6 of a die); the tray camera sees the whole tray, so a die
+// there is cut. A photo of one die is framed close: the second test would
+// leave a third of the photos' dice unread (awsvegas_dice,
+// dice3_roboflow_v3) and have a neighbour cut by the frame read instead.
+func cut(d det, r image.Rectangle, dieSize float64) bool {
 	m := 0.15 * d.side
 	h := d.side / 2
 	if d.cx-h < float64(r.Min.X)-m || d.cy-h < float64(r.Min.Y)-m ||
 		d.cx+h > float64(r.Max.X)+m || d.cy+h > float64(r.Max.Y)+m {
 		return true
 	}
-	if !calibrated {
+	if dieSize <= 0 {
 		return false
 	}
-	t := touchMargin * d.side
+	side := max(d.side, dieSize)
+	h, t := side/2, touchMargin*side
 	return d.cx-h < float64(r.Min.X)+t || d.cy-h < float64(r.Min.Y)+t ||
 		d.cx+h > float64(r.Max.X)-t || d.cy+h > float64(r.Max.Y)-t
 }

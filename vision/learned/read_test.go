@@ -62,8 +62,11 @@ func TestRead_Background_PrintedDieIsNoDie(t *testing.T) {
 // TestRead_AnyView reads flat dice of the wide renders (any colours, gloss,
 // textured trays and cups, the camera up to 50° from straight down), none
 // of them a frame the model was trained on: no wrong value. The read-rate
-// is held at what the committed model reaches (19.3%), a floor against
-// regressions, far from what the table needs: see vision/train/REPORT.md.
+// is held at what the committed model reaches (8.7%), a floor against
+// regressions, far from what the table needs: see vision/train/REPORT.md
+// (the model before read 19.3% at a threshold of 0.9937; this one's,
+// 0.9990, chosen on the photos' validation split, trades those reads for
+// the photos of venues it never saw).
 func TestRead_AnyView(t *testing.T) {
 	rd := NewReader(nil)
 	var tl vision.Tally
@@ -79,7 +82,7 @@ func TestRead_AnyView(t *testing.T) {
 		}
 	}
 	t.Logf("wide renders: %s", tl.Summary())
-	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.18)
+	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.08)
 }
 
 // TestRead_LabelledPhotos reads the crops of dice ≥40 px (the size the
@@ -89,8 +92,8 @@ func TestRead_AnyView(t *testing.T) {
 // share (readFloor; the bars the table aims at are 99% on
 // tomitomi3_gray128 and 97% elsewhere). vision/train/REPORT.md has every
 // figure, smaller dice included (awsvegas_dice's crops of every size are
-// 0.21% wrong: 3 of 1456, a 2 whose pip the detector took for a die, and
-// two photos whose top face shows the value read, not the label's).
+// 0.14% wrong: 2 of 1456, photos whose top face shows the value read, not
+// the label's).
 func TestRead_LabelledPhotos(t *testing.T) {
 	for _, source := range []string{"tomitomi3_gray128", "matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"} {
 		dir := needData(t, source)

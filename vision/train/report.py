@@ -80,15 +80,17 @@ def main():
                  f"{pct(mf['multi_rate']) if mf['multi'] else '–'} | {v['crops']['ms_per_image']:.1f} |")
     if loso:
         L.append("\n## Leave one source out: a venue never seen\n")
-        L.append("Each row: the classifier trained without that source (same recipe and seed, for the epochs "
-                 "given; the detector is the full run's, so the left-out source's frames were seen by it), "
-                 "the Go reader scored on the source left out.\n")
-        L.append("| left out | classifier epochs | crops ≥40 px | read | wrong | all crops: read | wrong |")
-        L.append("|---|---:|---:|---:|---:|---:|---:|")
+        L.append("Each row: the networks trained without that source (same recipe and seed, the classifier "
+                 "for the epochs given; the detector trained without it too, or, where the row says \"full run\", "
+                 "the full run's, which has seen the source's frames), the Go reader scored on the source left "
+                 "out.\n")
+        L.append("| left out | classifier epochs | detector | crops ≥40 px | read | wrong | all crops: read | wrong |")
+        L.append("|---|---:|---|---:|---:|---:|---:|---:|")
         for s in sources:
             if s in loso:
                 v = loso[s]
-                L.append(f"| {s} | {v.get('face_epochs', 16)} | {v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
+                L.append(f"| {s} | {v.get('face_epochs', 16)} | {v.get('detector', 'full run')} | "
+                         f"{v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
                          f"{100 * v['crops_40px']['wrong']:.2f}% | {pct(v['crops']['read'])} | "
                          f"{100 * v['crops']['wrong']:.2f}% |")
         if any("teach3" in v for v in loso.values()):
@@ -106,11 +108,11 @@ def main():
                              f"{100 * a['wrong']:.2f}% |")
     L.append("\n## Reproducing\n")
     L.append(f"`python3 vision/train/train.py` renders the synthetic frames, cuts every source, trains both networks "
-             f"(with --face-only, the classifier alone, keeping the last detector: so was the committed model) and writes the model, with fixed seeds, in about {train['seconds'] / 60:.0f} minutes on 2 cores (shared "
-             "with other work when this model was trained). The validation split hashes each frame's path relative "
+             f"and writes the model, with fixed seeds, in about {train['seconds'] / 60:.0f} minutes on 2 cores. "
+             "The validation split hashes each frame's path relative "
              "to `../shared/data/dice` (the renders' relative to their folder, under `synth/`), so every checkout "
              "draws the same 15%. Then `python3 vision/train/loso.py --threads 1 SOURCE…` (two runs of three "
-             "sources side by side, each classifier trained as the committed one, 16 epochs) and "
+             "sources side by side, both networks trained as the committed ones, without the source) and "
              "`python3 vision/train/report.py`.")
     with open(os.path.join(HERE, "REPORT.md"), "w") as f:
         f.write("\n".join(L) + "\n")
