@@ -54,3 +54,31 @@ func TestReader_HeapUnder20MB(t *testing.T) {
 		t.Errorf("a reader holds %.1f MB, over 20 MB", float64(h)/(1<<20))
 	}
 }
+
+// BenchmarkRead_UnsureCrop reads a labelled photo's crop of a die the
+// classifier alone is unsure of and the pip rules settle: the reader's
+// slowest path (both networks, then the pip rules straight down and from
+// the side).
+func BenchmarkRead_UnsureCrop(b *testing.B) {
+	dir := needData(b, "banachowicz_rpgsets")
+	sizes := boxSizes(b, dir)
+	alone := NewReader(&Opts{NetworkOnly: true})
+	rd := NewReader(nil)
+	for _, l := range loadLabels(b, dir) {
+		if !isCrop(l) || sizes[l.File] < 40 {
+			continue
+		}
+		img := decodeImage(b, dir+"/"+l.File)
+		if alone.ReadImage(img).Answer != vision.Unsure || rd.ReadImage(img).Answer != vision.Value {
+			continue
+		}
+		b.Logf("%s, %.0f px", l.File, sizes[l.File])
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			rd.ReadImage(img)
+		}
+		return
+	}
+	b.Fatal("no crop the pip rules settle")
+}

@@ -113,7 +113,7 @@ func Teach(m *Model, photos []TeachPhoto) (*Profile, error) {
 	if m == nil {
 		m = DefaultModel()
 	}
-	rd := NewReader(&Opts{Model: m})
+	rd := NewReader(&Opts{Model: m, NetworkOnly: true}) // the profile is the network's
 	embs := make([][]float32, len(photos))
 	top := make([]int, len(photos)) // the face the network reads most likely
 	p := &Profile{Model: m.sum}

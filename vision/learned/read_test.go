@@ -88,12 +88,12 @@ func TestRead_AnyView(t *testing.T) {
 // TestRead_LabelledPhotos reads the crops of dice ≥40 px (the size the
 // table's camera is set up for, docs/camera.md) of every source of
 // ../shared/data/dice: the learned reader gives a wrong value to at most
-// 0.2% of any source's dice, and reads at least the committed model's
+// 0.2% of any source's dice, and reads at least the committed reader's
 // share (readFloor; the bars the table aims at are 99% on
 // tomitomi3_gray128 and 97% elsewhere). vision/train/REPORT.md has every
 // figure, smaller dice included (awsvegas_dice's crops of every size are
-// 0.14% wrong: 2 of 1456, photos whose top face shows the value read, not
-// the label's).
+// 0.21% wrong: 3 of 1456, two of them photos whose top face shows the
+// value read, not the label's).
 func TestRead_LabelledPhotos(t *testing.T) {
 	for _, source := range []string{"tomitomi3_gray128", "matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"} {
 		dir := needData(t, source)

@@ -11,11 +11,13 @@ says which), with --threads N each training takes N threads (two runs of
 three sources each then share 2 cores). With --score-only the models
 already in cache/ are scored again, without training.
 
-Each left-out source is scored three ways: as the table reads (the model's
-threshold); after a venue's teach step of 3 photos of each face of that
-source (score -teach 3, the other photos scored); and with every value
-accepted, whatever its confidence (how often the network's top face is
-right, which the threshold then trades for safety).
+Each left-out source is scored four ways: as the table reads (the model's
+threshold, the pip rules the second witness of a die the classifier is
+unsure of); with the networks alone (score -network-only); after a
+venue's teach step of 3 photos of each face of that source (score -teach
+3, the other photos scored); and with every value accepted, whatever its
+confidence (how often the network's top face is right, which the
+threshold then trades for safety).
 
     python3 vision/train/loso.py [--face-only] [--face-epochs N] [--threads N] [--score-only] [SOURCE...]
 """
@@ -61,6 +63,7 @@ def main():
             return json.loads(out)[s]
 
         r = score()
+        r["network_only"] = score("-network-only")["crops_40px"]
         r["teach3"] = score("-teach", "3")["crops_40px"]
         r["any_confidence"] = score("-min-confidence", "1e-9")["crops_40px"]
         # read again just before writing: several runs (one source each)

@@ -63,7 +63,11 @@ def main():
     L.append(f"- trained on: {m['trained_on'].replace(',', ', ')}; seed {m['seed']}; "
              f"{train['seconds'] / 60:.1f} minutes on this machine (2 cores, no GPU)")
     L.append(f"- calibration: temperature {m['temperature']}, threshold {m['threshold']} "
-             "(chosen by threshold.py: the lowest confidence at which the Go reader gives no wrong value on the photos' validation split; the validation table's read and wrong are at the classifier's own threshold, chosen on every validation die, renders included)\n")
+             "(chosen by threshold.py: the lowest confidence at which the Go reader gives no wrong value on the photos' validation split; the validation table's read and wrong are at the classifier's own threshold, chosen on every validation die, renders included)")
+    L.append("- second witness: where the classifier is unsure of a die (its confidence under the threshold) "
+             "but leans to a face with at least 0.95, the pip rules of package vision (straight down and, "
+             "without a calibration, oblique) settle it when they read that face on the same die "
+             "(vision/learned, `agreeProb`); the tables below read so unless they say \"networks alone\"\n")
     L.append("## Validation split (15% of each source's frames, never trained on): the classifier alone\n")
     L.append("| source | dice | top-1 | read | wrong |")
     L.append("|---|---:|---:|---:|---:|")
@@ -83,15 +87,18 @@ def main():
         L.append("Each row: the networks trained without that source (same recipe and seed, the classifier "
                  "for the epochs given; the detector trained without it too, or, where the row says \"full run\", "
                  "the full run's, which has seen the source's frames), the Go reader scored on the source left "
-                 "out.\n")
-        L.append("| left out | classifier epochs | detector | crops ≥40 px | read | wrong | all crops: read | wrong |")
-        L.append("|---|---:|---|---:|---:|---:|---:|---:|")
+                 "out: as the table reads (the pip rules the second witness of a die the classifier is unsure "
+                 "of), and with the networks alone (`score -network-only`).\n")
+        L.append("| left out | classifier epochs | detector | crops ≥40 px | read | wrong | networks alone: read | wrong | all crops: read | wrong |")
+        L.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         for s in sources:
             if s in loso:
                 v = loso[s]
+                n = v.get("network_only")
+                alone = f"{pct(n['read'])} | {100 * n['wrong']:.2f}%" if n else "– | –"
                 L.append(f"| {s} | {v.get('face_epochs', 16)} | {v.get('detector', 'full run')} | "
                          f"{v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
-                         f"{100 * v['crops_40px']['wrong']:.2f}% | {pct(v['crops']['read'])} | "
+                         f"{100 * v['crops_40px']['wrong']:.2f}% | {alone} | {pct(v['crops']['read'])} | "
                          f"{100 * v['crops']['wrong']:.2f}% |")
         if any("teach3" in v for v in loso.values()):
             L.append("\nThe same models on the crops ≥40 px of the source left out: after the venue's teach step "

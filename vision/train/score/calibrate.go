@@ -41,6 +41,7 @@ type reading struct {
 // renders' hardest views would set a threshold no venue needs.
 func calibrate(data string, sources []string, opts learned.Opts, maxWrong float64) (Calibration, error) {
 	opts.MinConfidence = 1e-9 // every value given, with its confidence
+	opts.NetworkOnly = true   // the threshold is the network's
 	rd := learned.NewReader(&opts)
 	var rs []reading
 	for _, src := range sources {

@@ -45,6 +45,7 @@ func newDumpWriter(path, src string, o learned.Opts) (*dumpWriter, error) {
 		return nil, fmt.Errorf("dump: %w", err)
 	}
 	o.MinConfidence = 1e-9
+	o.NetworkOnly = true
 	w := bufio.NewWriter(f)
 	return &dumpWriter{f: f, w: w, enc: json.NewEncoder(w), src: src, net: learned.NewReader(&o), pips: vision.NewReader(nil)}, nil
 }

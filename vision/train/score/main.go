@@ -15,13 +15,16 @@
 // and the lowest confidence keeping wrong values at most 0.2% of those
 // dice is printed, for train.py to set as the model's threshold.
 //
+// With -network-only, the reader reads with the networks alone: a die the
+// classifier is unsure of gets no second witness (the pip rules).
+//
 // With -dump FILE, a JSON line per crop is appended to FILE as well: the
 // network's top face and confidence with every value accepted, its
 // probabilities and embedding, and the pip rules' answer, for studying
 // how thresholds, a venue's profile or the two readers together would do
 // (the measurements quoted in vision/learned were made so).
 //
-//	go run ./vision/train/score [-model FILE] [-data DIR] [-teach K | -calibrate] [-dump FILE] SOURCE...
+//	go run ./vision/train/score [-model FILE] [-data DIR] [-network-only] [-teach K | -calibrate] [-dump FILE] SOURCE...
 package main
 
 import (
@@ -68,6 +71,7 @@ func main() {
 	teach := flag.Int("teach", 0, "teach `K` photos of each face of the source first, and score the others")
 	calib := flag.Bool("calibrate", false, "choose the threshold on the sources' validation split instead of scoring")
 	maxWrong := flag.Float64("max-wrong", 0.002, "calibrate: the share of the validation dice that may be given a wrong value")
+	netOnly := flag.Bool("network-only", false, "read with the networks alone, without the pip rules as the second witness of an unsure die")
 	dump := flag.String("dump", "", "also write `FILE`: a JSON line per crop with the network's top face and confidence (every value accepted) and the pip rules' answer")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -84,6 +88,7 @@ func main() {
 		opts.Model = m
 	}
 	opts.MinConfidence = *minConf
+	opts.NetworkOnly = *netOnly
 	if *calib {
 		c, err := calibrate(*data, flag.Args(), opts, *maxWrong)
 		if err != nil {
