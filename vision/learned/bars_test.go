@@ -32,7 +32,8 @@ func TestRead_EdgeDice_NeverAValue(t *testing.T) {
 }
 
 // TestRead_MultiFrames counts the dice of the photo sources' frames of
-// several dice at least 40 px wide.
+// several dice at least 40 px wide: at least 95% are answered multi (a
+// cup or a pile of dice is no one big die: group).
 func TestRead_MultiFrames(t *testing.T) {
 	for _, source := range []string{"matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"} {
 		dir := needData(t, source)
@@ -42,7 +43,7 @@ func TestRead_MultiFrames(t *testing.T) {
 		})
 		t.Logf("%s multi frames, dice ≥40 px: %s", source, tl.Summary())
 		if tl.Total("multi") > 0 {
-			atLeast(t, source+" multi", "multi recognised on", tl.Rate("multi"), multiFloor)
+			atLeast(t, source+" multi", "multi recognised on", tl.Rate("multi"), 0.95)
 		}
 	}
 }

@@ -10,9 +10,11 @@
 // each die's centre and size; each die found is looked at again at its
 // own scale, cut as a square around its box, and a second network (the
 // face classifier) reads it, as is and mirrored, as 1…6, a die on an
-// edge, or no die. The answer is a [vision.Result]: a value when the
-// calibrated confidence reaches the threshold chosen on validation for at
-// most 0.2% wrong values, or when the classifier, unsure, leans to a face
+// edge, or no die; two or more dice are Multi, a cup or a pile of dice
+// the detector takes for one die included. The answer is a
+// [vision.Result]: a value when the calibrated confidence reaches the
+// threshold chosen on validation for at most 0.2% wrong values, or when
+// the classifier, unsure, leans to a face
 // that a second witness, the pip rules of package vision, reads too. Both
 // networks are one ONNX file ([Model]), built in and replaceable, run by
 // package vision/onnx in pure Go. A [Profile], taught from a few labelled

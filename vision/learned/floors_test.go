@@ -8,10 +8,7 @@ var (
 	// committed reader's (the network, with the pip rules the second
 	// witness of a die it is unsure of)
 	readFloor = map[string]float64{
-		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.959, "dice3_roboflow_v3": 0.548,
-		"awsvegas_dice": 0.605, "skovy_catan_webcam": 0.533, "banachowicz_rpgsets": 0.696,
+		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.959, "dice3_roboflow_v3": 0.583,
+		"awsvegas_dice": 0.618, "skovy_catan_webcam": 0.533, "banachowicz_rpgsets": 0.698,
 	}
-	// multi answered on the frames of several dice ≥40 px: the bar is
-	// 95%, awsvegas_dice's 90.3% (dice in piles, touching) is under it
-	multiFloor = 0.893
 )

@@ -43,6 +43,11 @@ def pct(v):
     return f"{100 * v:.1f}%"
 
 
+def multi(r):
+    """The share of frames of several dice answered multi, or – without any."""
+    return pct(r["multi_rate"]) if r and r.get("multi") else "–"
+
+
 def main():
     cache = os.path.join(HERE, "cache")
     with open(os.path.join(cache, "train.json")) as f:
@@ -85,7 +90,7 @@ def main():
         mf = v["multi_40px"]
         L.append(f"| {s} | {pct(v['crops_40px']['read'])} | {100 * v['crops_40px']['wrong']:.2f}% | "
                  f"{100 * v['crops']['wrong']:.2f}% | {100 * v['frames']['wrong']:.2f}% | "
-                 f"{pct(mf['multi_rate']) if mf['multi'] else '–'} | {v['crops']['ms_per_image']:.1f} |")
+                 f"{multi(mf)} | {v['crops']['ms_per_image']:.1f} |")
     if loso:
         L.append("\n## Leave one source out: a venue never seen\n")
         L.append("Each row: the networks trained without that source (same recipe and seed, the classifier "
@@ -99,15 +104,15 @@ def main():
         if alone_only:
             L.append(f"Scored with the networks alone only, before the second witness: {', '.join(alone_only)}.")
         L.append("")
-        L.append("| left out | classifier epochs | detector | crops ≥40 px | read | wrong | networks alone: read | wrong | all crops: read | wrong |")
-        L.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+        L.append("| left out | classifier epochs | detector | crops ≥40 px | read | wrong | networks alone: read | wrong | all crops: read | wrong | multi frames ≥40 px: multi |")
+        L.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for s in sources:
             v = loso.get(s)
             if v is not None and "crops_40px" not in v:
                 # scored with the networks alone, before the second witness
                 n = v["network_only"]
                 L.append(f"| {s} | {v.get('face_epochs', 16)} | {v.get('detector', 'full run')} | {n['dice']} | "
-                         f"not measured | – | {pct(n['read'])} | {100 * n['wrong']:.2f}% | – | – |")
+                         f"not measured | – | {pct(n['read'])} | {100 * n['wrong']:.2f}% | – | – | – |")
             elif s in loso:
                 v = loso[s]
                 n = v.get("network_only")
@@ -115,7 +120,7 @@ def main():
                 L.append(f"| {s} | {v.get('face_epochs', 16)} | {v.get('detector', 'full run')} | "
                          f"{v['crops_40px']['dice']} | {pct(v['crops_40px']['read'])} | "
                          f"{100 * v['crops_40px']['wrong']:.2f}% | {alone} | {pct(v['crops']['read'])} | "
-                         f"{100 * v['crops']['wrong']:.2f}% |")
+                         f"{100 * v['crops']['wrong']:.2f}% | {multi(v.get('multi_40px'))} |")
         if any("teach3" in v for v in loso.values()):
             L.append("\nThe same models on the crops ≥40 px of the source left out: after the venue's teach step "
                      "(3 photos of each face of that source taught, `score -teach 3`; those photos are not scored), "
