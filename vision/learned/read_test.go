@@ -123,3 +123,20 @@ func TestRead_LabelledPhotos(t *testing.T) {
 		atLeast(t, source+" crops ≥40 px", "read-rate", big.ReadRate(), readFloor[source])
 	}
 }
+
+// TestRead_CupOfDice_Multi reads photos of a cup of several dice (about
+// 50 px each) that the detector, at a coarse scale, takes for one big die
+// it cannot read, outscoring the dice in it: they are Multi (see group).
+func TestRead_CupOfDice_Multi(t *testing.T) {
+	dir := needData(t, "awsvegas_dice")
+	for _, f := range []string{"frames/IMG_20191112_111556.jpg", "frames/IMG_20191112_111604.jpg", "frames/IMG_20191112_111621.jpg"} {
+		rd := NewReader(nil)
+		got := rd.ReadImage(decodeImage(t, dir+"/"+f))
+		if got.Answer != vision.Multi {
+			t.Errorf("%s: %v, want multi", f, got)
+		}
+		if len(rd.dets) == 0 || rd.dets[0].side < 150 {
+			t.Errorf("%s: the best candidate is not the cup (over 150 px): %+v", f, rd.dets)
+		}
+	}
+}
