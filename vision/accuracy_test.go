@@ -1,12 +1,12 @@
 package vision
 
 import (
+	"bytes"
 	"github.com/parchis-table/parchis/vision/internal/dicedata"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -14,12 +14,11 @@ func needData(t testing.TB, source string) string { return dicedata.Dir(t, sourc
 
 func loadLabels(t testing.TB, dir string) []Label {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "labels.csv"))
+	b, err := dicedata.Labels(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	ls, err := ReadLabels(f)
+	ls, err := ReadLabels(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@
 // edge, or no die; two or more dice are Multi, a cup or a pile of dice
 // the detector takes for one die included. The answer is a
 // [vision.Result]: a value when the calibrated confidence reaches the
-// threshold chosen on validation for at most 0.2% wrong values, or when
+// threshold chosen on validation (no wrong value there, and no photo
+// source over 0.2% wrong values as the table reads it), or when
 // the classifier, unsure, leans to a face
 // that a second witness, the pip rules of package vision, reads too. Both
 // networks are one ONNX file ([Model]), built in and replaceable, run by

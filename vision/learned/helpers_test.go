@@ -1,12 +1,11 @@
 package learned
 
 import (
+	"bytes"
 	"github.com/parchis-table/parchis/vision/internal/dicedata"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/parchis-table/parchis/vision"
@@ -16,12 +15,11 @@ func needData(t testing.TB, source string) string { return dicedata.Dir(t, sourc
 
 func loadLabels(t testing.TB, dir string) []vision.Label {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "labels.csv"))
+	b, err := dicedata.Labels(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	ls, err := vision.ReadLabels(f)
+	ls, err := vision.ReadLabels(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}

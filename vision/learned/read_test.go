@@ -62,11 +62,10 @@ func TestRead_Background_PrintedDieIsNoDie(t *testing.T) {
 // TestRead_AnyView reads flat dice of the wide renders (any colours, gloss,
 // textured trays and cups, the camera up to 50° from straight down), none
 // of them a frame the model was trained on: no wrong value. The read-rate
-// is held at what the committed model reaches (8.7%), a floor against
-// regressions, far from what the table needs: see vision/train/REPORT.md
-// (the model before read 19.3% at a threshold of 0.9937; this one's,
-// 0.9990, chosen on the photos' validation split, trades those reads for
-// the photos of venues it never saw).
+// is held at what the committed reader reaches (65%), a floor against
+// regressions (the model before read 8.7% at a threshold of 0.9990, set
+// by a validation photo whose label the photo proves wrong: see
+// vision/internal/dicedata/corrections.csv).
 func TestRead_AnyView(t *testing.T) {
 	rd := NewReader(nil)
 	var tl vision.Tally
@@ -82,7 +81,7 @@ func TestRead_AnyView(t *testing.T) {
 		}
 	}
 	t.Logf("wide renders: %s", tl.Summary())
-	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.08)
+	atLeast(t, "wide renders", "read-rate", tl.ReadRate(), 0.64)
 }
 
 // TestRead_LabelledPhotos reads the crops of dice ≥40 px (the size the
@@ -91,9 +90,8 @@ func TestRead_AnyView(t *testing.T) {
 // 0.2% of any source's dice, and reads at least the committed reader's
 // share (readFloor; the bars the table aims at are 99% on
 // tomitomi3_gray128 and 97% elsewhere). vision/train/REPORT.md has every
-// figure, smaller dice included (awsvegas_dice's crops of every size are
-// 0.21% wrong: 3 of 1456, two of them photos whose top face shows the
-// value read, not the label's).
+// figure, smaller dice included. The labels are read as corrected where
+// the photo proves them wrong (vision/internal/dicedata/corrections.csv).
 func TestRead_LabelledPhotos(t *testing.T) {
 	for _, source := range []string{"tomitomi3_gray128", "matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"} {
 		dir := needData(t, source)

@@ -5,10 +5,13 @@ Every die becomes a sample cut the way the Go reader cuts it
 the box's longer side, resized to CTX_PX pixels. Training crops the middle
 FACE_SCALE / CONTEXT of it, after augmentation, to the network's input.
 Detector tiles are whole frames scaled so that the dice are as big as the
-detector sees them at one of its scales.
+detector sees them at one of its scales. A label that the photo proves
+wrong is read as vision/internal/dicedata/corrections.csv corrects it, as
+the Go tests and scoring read it.
 """
 
 import csv
+import functools
 import hashlib
 import io
 import os
@@ -138,6 +141,32 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+# Labels that the photo itself proves wrong, and the labels it shows: the
+# same file the Go tests and scoring read (vision/internal/dicedata).
+CORRECTIONS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "internal", "dicedata", "corrections.csv")
+
+
+@functools.lru_cache(maxsize=None)
+def corrections():
+    """{(source, file as labels.csv names it): (label, was)}."""
+    with open(CORRECTIONS_FILE, newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    return {(r["source"], r["file"]): (r["label"], r["was"]) for r in rows}
+
+
+def corrected(name, file, label):
+    """The label of a source's file, corrected where corrections.csv says
+    the photo shows another; a correction whose 'was' is not the label is
+    an error (the photos changed)."""
+    c = corrections().get((name, file))
+    if c is None:
+        return label
+    if label != c[1]:
+        raise ValueError(f"{name}/{file} is labelled {label!r}, not {c[1]!r} as {CORRECTIONS_FILE} says")
+    return c[0]
+
+
 def source_boxes(root, name, faces_only_cropped=False):
     """Every labelled frame of a source with all its boxes: a list of
     (frame path, [(x0, y0, x1, y1, label)]), label '1'…'6', 'edge' or '' (a
@@ -154,7 +183,8 @@ def source_boxes(root, name, faces_only_cropped=False):
             frames.setdefault(f, [])
             if r.get("xmin", "") == "":
                 continue
-            lab = r["label"] if r["label"] in CLASSES[:7] else ""
+            lab = corrected(name, r["crop"], r["label"]) if r.get("crop") else r["label"]
+            lab = lab if lab in CLASSES[:7] else ""
             if faces_only_cropped and "crop" in r and not r["crop"]:
                 lab = ""
             frames[f].append((float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"]), lab))
@@ -178,7 +208,7 @@ def single_images(root, name):
     for r in read_csv(os.path.join(d, "labels.csv")):
         if not r["file"].startswith("images/") or r["label"] not in CLASSES[:6]:
             continue
-        out.append((os.path.join(d, r["file"]), None, r["label"]))
+        out.append((os.path.join(d, r["file"]), None, corrected(name, r["file"], r["label"])))
     return out
 
 

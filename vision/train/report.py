@@ -11,6 +11,10 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -33,6 +37,18 @@ def data_fingerprint():
         for p in sorted(glob.glob(os.path.join(d, "**", "*.*"), recursive=True)):
             h.update(f"{os.path.relpath(p, DATA)} {os.path.getsize(p)}\n".encode())
     return h.hexdigest()
+
+
+def validation_threshold(train):
+    """The threshold the validation split chose, as a phrase."""
+    v = (train.get("reader_validation") or {}).get("validation_threshold")
+    return f"{v:.4f}" if v else "not recorded"
+
+
+def n_corrections():
+    """The corrected labels, as a phrase."""
+    n = len(data.corrections())
+    return "one" if n == 1 else f"{n}"
 
 
 # The sources whose photos package vision's pip rules were tuned on.
@@ -69,12 +85,18 @@ def main():
     L.append(f"- model: `vision/learned/model/dice.onnx`, {os.path.getsize(model)} bytes, SHA-256 `{msum}`")
     L.append(f"- data: `../shared/data/dice`, fingerprint `{data_fingerprint()}` (SHA-256 of every "
              "source's labels and annotations and of its files' names and sizes; the folder has no VCS commit)")
+    L.append(f"- labels: as the sources give them, but for {n_corrections()} that the photo proves wrong, "
+             "corrected in training, calibration and scoring alike "
+             "(`vision/internal/dicedata/corrections.csv` names each and says why)")
     L.append(f"- trained on: {m['trained_on'].replace(',', ', ')}; seed {m['seed']}; "
              f"{train['seconds'] / 60:.1f} minutes on this machine (2 cores, no GPU)")
     L.append(f"- calibration: temperature {m['temperature']}, threshold {m['threshold']} "
-             "(chosen by threshold.py: the lowest confidence at which the Go reader gives no wrong value on the photos' validation split; the validation table's read and wrong are at the classifier's own threshold, chosen on every validation die, renders included)")
+             "(chosen by threshold.py: the lowest confidence at which the Go reader gives no wrong value on the photos' "
+             f"validation split, {validation_threshold(train)}, raised if need be until no source's crops of dice "
+             "≥40 px get over 0.2% wrong values as the table reads them; the validation table's read and wrong are at the "
+             "classifier's own threshold, chosen on every validation die, renders included)")
     L.append("- second witness: where the classifier is unsure of a die (its confidence under the threshold) "
-             "but leans to a face with at least 0.95, the pip rules of package vision (straight down and, "
+             "but leans to a face with at least 0.8, the pip rules of package vision (straight down and, "
              "without a calibration, oblique) settle it when they read that face on the same die "
              "(vision/learned, `agreeProb`); the tables below read so unless they say \"networks alone\"\n")
     L.append("## Validation split (15% of each source's frames, never trained on): the classifier alone\n")

@@ -2,8 +2,10 @@
 """Sets a die model's threshold (the confidence under which a value is
 unsure) from the Go reader's answers on the validation split of the photo
 sources it was trained on: `go run ./vision/train/score -calibrate`
-chooses the lowest confidence keeping wrong values at most 0.2% of those
-dice, and this writes it into the model's metadata. train.py runs it after
+chooses the lowest confidence giving none of those dice a wrong value,
+raised if need be until no source's crops of dice >= 40 px get over 0.2%
+wrong values as the table reads them, and this writes it into the model's
+metadata, rounded up to the 4 decimals it is written with. train.py runs it after
 each training; run it alone to calibrate a model again.
 
     python3 vision/train/threshold.py MODEL [--leave-out SOURCE]
@@ -11,6 +13,7 @@ each training; run it alone to calibrate a model again.
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -28,10 +31,11 @@ def calibrate(model, leave_out="", data=DATA, max_wrong=0.0):
                           os.path.abspath(data), "-calibrate", "-max-wrong", str(max_wrong)] + sources,
                          cwd=REPO, check=True, capture_output=True, text=True).stdout
     c = json.loads(out)
+    c["written"] = f"{math.ceil(c['threshold'] * 1e4) / 1e4:.4f}"
     m = onnx.load(model)
     for p in m.metadata_props:
         if p.key == "threshold":
-            p.value = f"{c['threshold']:.4f}"
+            p.value = c["written"]
     onnx.save(m, model)
     return c
 

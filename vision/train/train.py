@@ -529,9 +529,10 @@ def main():
         # mirror): the classifier's own threshold above also counts the
         # renders, whose hardest views would set it for no venue
         c = threshold.calibrate(out, a.leave_out, a.data)
-        meta["threshold"] = f"{c['threshold']:.4f}"
-        log(f"threshold {c['threshold']:.4f} on {c['dice']} validation dice of the photos as the reader reads "
-            f"them: read {c['read']:.3f}, wrong {c['wrong']:.4f}")
+        meta["threshold"] = c["written"]
+        log(f"threshold {c['written']} ({c['validation_threshold']:.4f} on {c['dice']} validation dice of the photos "
+            f"as the reader reads them, then held to the bar on every source's crops >= 40 px: wrong "
+            + ", ".join(f"{k} {100 * v:.2f}%" for k, v in sorted(c["bar_wrong"].items())) + ")")
         log(f"wrote {out} ({os.path.getsize(out)} bytes)")
         if not a.leave_out:
             write_testdata(det, face, os.path.join(REPO, "vision", "learned", "model", "testdata"))

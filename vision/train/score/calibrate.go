@@ -17,11 +17,17 @@ import (
 // validation split of the photo sources, as the Go reader reads them, and
 // what it gives there.
 type Calibration struct {
-	Threshold float64          `json:"threshold"`
-	Dice      int              `json:"dice"`
-	Read      float64          `json:"read"`
-	Wrong     float64          `json:"wrong"`
-	Sources   map[string]Rates `json:"sources"`
+	Threshold float64 `json:"threshold"`
+	// Validation is the threshold the validation split chose, which
+	// holdBar may have raised
+	Validation float64 `json:"validation_threshold"`
+	// BarWrong is each source's wrong-rate on its crops of dice ≥40 px at
+	// the threshold, as the table reads them
+	BarWrong map[string]float64 `json:"bar_wrong"`
+	Dice     int                `json:"dice"`
+	Read     float64            `json:"read"`
+	Wrong    float64            `json:"wrong"`
+	Sources  map[string]Rates   `json:"sources"`
 }
 
 // reading is one validation die: its face and what the reader answered
@@ -36,24 +42,21 @@ type reading struct {
 // validation split that train.py keeps out of training (data.is_val: 15%
 // of each source's frames, by a hash of the frame's path relative to the
 // data's folder) and chooses the lowest confidence under which values
-// become unsure that keeps wrong values at most maxWrong of the dice.
+// become unsure that keeps wrong values at most maxWrong of the dice,
+// raised if need be to hold every source to the bar (holdBar).
 // The photos decide, not the renders: the table reads photos, and the
 // renders' hardest views would set a threshold no venue needs.
 func calibrate(data string, sources []string, opts learned.Opts, maxWrong float64) (Calibration, error) {
+	table := opts
 	opts.MinConfidence = 1e-9 // every value given, with its confidence
 	opts.NetworkOnly = true   // the threshold is the network's
 	rd := learned.NewReader(&opts)
 	var rs []reading
 	for _, src := range sources {
 		dir := filepath.Join(data, src)
-		f, err := os.Open(filepath.Join(dir, "labels.csv"))
+		labels, err := readLabels(dir)
 		if err != nil {
 			return Calibration{}, err
-		}
-		labels, err := vision.ReadLabels(f)
-		f.Close()
-		if err != nil {
-			return Calibration{}, fmt.Errorf("%s: %w", src, err)
 		}
 		frames, err := vision.CropFrames(dir)
 		if err != nil && !os.IsNotExist(err) {
@@ -105,7 +108,12 @@ func calibrate(data string, sources []string, opts learned.Opts, maxWrong float6
 		thr = c
 	}
 	thr = max(thr, 0.2) // the model's metadata refuses less
-	out := Calibration{Threshold: thr, Dice: len(rs), Sources: map[string]Rates{}}
+	out := Calibration{Validation: thr, Dice: len(rs), Sources: map[string]Rates{}}
+	var err error
+	if thr, out.BarWrong, err = holdBar(data, sources, table, thr); err != nil {
+		return Calibration{}, err
+	}
+	out.Threshold = thr
 	tallies := map[string]*vision.Tally{}
 	var all vision.Tally
 	for _, r := range rs {

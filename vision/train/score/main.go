@@ -1,7 +1,9 @@
 // Command score reads labelled sources of ../shared/data/dice with a die
 // model and prints, per source, the figures the accuracy bars are stated
 // in: crops of dice at least 40 px wide, all crops, whole frames and
-// frames of several dice. vision/train/loso.py runs it on each source
+// frames of several dice, against the labels as corrected where a photo
+// proves its label wrong (vision/internal/dicedata/corrections.csv).
+// vision/train/loso.py runs it on each source
 // with the model trained without that source.
 //
 // With -teach K, the venue's teach step is played first: K crops of each
@@ -12,8 +14,10 @@
 //
 // With -calibrate, nothing is scored: the crops of the sources whose frames
 // are in train.py's validation split are read with every value accepted,
-// and the lowest confidence keeping wrong values at most 0.2% of those
-// dice is printed, for train.py to set as the model's threshold.
+// and the lowest confidence keeping wrong values at most -max-wrong of
+// those dice is chosen; it is raised, if need be, until no source's crops
+// of dice ≥40 px get over 0.2% wrong values as the table reads them (see
+// holdBar), and printed for train.py to set as the model's threshold.
 //
 // With -network-only, the reader reads with the networks alone: a die the
 // classifier is unsure of gets no second witness (the pip rules).
@@ -28,6 +32,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"flag"
@@ -41,6 +46,7 @@ import (
 	"time"
 
 	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/internal/dicedata"
 	"github.com/parchis-table/parchis/vision/learned"
 	"github.com/parchis-table/parchis/vision/source"
 )
@@ -103,13 +109,7 @@ func main() {
 	out := map[string]map[string]Rates{}
 	for _, src := range flag.Args() {
 		dir := filepath.Join(*data, src)
-		f, err := os.Open(filepath.Join(dir, "labels.csv"))
-		if err != nil {
-			slog.Error("score", "err", err)
-			os.Exit(2)
-		}
-		labels, err := vision.ReadLabels(f)
-		f.Close()
+		labels, err := readLabels(dir)
 		if err != nil {
 			slog.Error("score", "source", src, "err", err)
 			os.Exit(2)
@@ -237,4 +237,18 @@ func teachFrom(dir string, labels []vision.Label, sizes map[string]float64, k in
 		}
 		slog.Info("teach: photos refused, taking the next of their faces", "refused", named)
 	}
+}
+
+// readLabels reads a source's labels.csv with the corrections of the shared
+// photos (vision/internal/dicedata/corrections.csv) applied.
+func readLabels(dir string) ([]vision.Label, error) {
+	b, err := dicedata.Labels(dir)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := vision.ReadLabels(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "labels.csv"), err)
+	}
+	return ls, nil
 }
