@@ -5,8 +5,8 @@ sources it was trained on: `go run ./vision/train/score -calibrate`
 chooses the lowest confidence giving none of those dice a wrong value,
 raised if need be until no source's crops of dice >= 40 px get over 0.2%
 wrong values as the table reads them, and this writes it into the model's
-metadata, rounded up to the 4 decimals it is written with. train.py runs it after
-each training; run it alone to calibrate a model again.
+metadata, rounded up to the 4 decimals it is written with. train.py runs
+it after each training; run it alone to calibrate a model again.
 
     python3 vision/train/threshold.py MODEL [--leave-out SOURCE]
 """

@@ -12,8 +12,9 @@ It reads every source in ../shared/data/dice and renders synthetic dice with
 vision/synth (go run ./vision/train/render). Fixed seed; on 2 cores without
 a GPU about 5 minutes for the classifier's 24 epochs, 4 for the detector's
 14, 3 for the renders and the cutting and 3 for the threshold, for which
-the Go reader reads every photo (--face-only keeps the last detector). The recipe was chosen on sources left out of the classifier's
-training (read at the threshold, crops >= 40 px, loso.py --face-only):
+the Go reader reads every photo (--face-only keeps the last detector).
+The recipe was chosen on sources left out of the classifier's training
+(read at the threshold, crops >= 40 px, loso.py --face-only):
 - 16 epochs instead of 6 took the network's top face from 61% to 74% right
   on awsvegas_dice and from 36% to 89% on matteop65_wood; 24 instead of 16
   read 55% of awsvegas_dice against 42% and 41% of banachowicz_rpgsets

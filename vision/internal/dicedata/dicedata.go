@@ -14,9 +14,11 @@ import (
 	"image"
 	_ "image/jpeg" // the photos are JPEG and PNG
 	_ "image/png"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -123,8 +125,8 @@ func Labels(dir string) ([]byte, error) {
 		lines[i] = file + "," + c.Label + tail
 		delete(fix, file)
 	}
-	for file := range fix {
-		return nil, fmt.Errorf("%s: no row for %s, which %s corrects", path, file, CorrectionsFile)
+	if len(fix) > 0 {
+		return nil, fmt.Errorf("%s: no row for %s, which %s corrects", path, strings.Join(slices.Sorted(maps.Keys(fix)), ", "), CorrectionsFile)
 	}
 	return []byte(strings.Join(lines, "")), nil
 }
