@@ -5,6 +5,11 @@
 // any other operator, attribute value or data type is refused when it is
 // loaded, naming what is not supported, never run approximately.
 //
+// Without cgo: the matrix products that take nearly all the time have a
+// kernel in Go assembly for amd64 (AVX2, FMA) and arm64 (NEON), which
+// the Go toolchain builds like any Go file; elsewhere (linux/arm GOARM=6)
+// and with the purego build tag they run in plain Go.
+//
 // A [Model] is immutable and may be shared; a [Session] holds the buffers
 // of one run and is not safe for concurrent use.
 package onnx
@@ -101,7 +106,8 @@ func Parse(b []byte) (*Model, error) {
 			continue
 		}
 		w := m.weights[n.in[1]]
-		if stride, dil, _ := geom(n, 3, 3); winogradOK(w, stride, dil) {
+		// by winograd only where matmul has no kernel: winograd.go says why
+		if stride, dil, _ := geom(n, 3, 3); !haveKernel && winogradOK(w, stride, dil) {
 			m.wino[n] = winogradWeights(w)
 		}
 	}

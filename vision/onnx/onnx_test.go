@@ -178,6 +178,7 @@ func TestWinograd_MatchesIm2col(t *testing.T) {
 		{2, 3, 7, 5, [4]int{1, 0, 0, 1}},
 		{6, 4, 3, 3, [4]int{2, 2, 2, 2}},
 		{1, 1, 5, 4, [4]int{1, 1, 1, 1}},
+		{9, 16, 10, 7, [4]int{1, 1, 1, 1}}, // the products in 8×8 blocks
 	} {
 		w := &Tensor{Shape: []int{tc.cout, tc.cin, 3, 3}, Data: rnd(tc.cout*tc.cin*9, 1)}
 		x := &Tensor{Shape: []int{1, tc.cin, tc.h, tc.w}, Data: rnd(tc.cin*tc.h*tc.w, 2)}

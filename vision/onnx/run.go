@@ -197,8 +197,8 @@ func geom(n *node, kh, kw int) (stride, dil [2]int, pads [4]int) {
 	return
 }
 
-// conv is a 2-d convolution by im2col and a matrix product whose inner
-// loop runs along output pixels, four weights at a time.
+// conv is a 2-d convolution: by winograd where it can, else by im2col
+// and one matrix product (weights × columns).
 func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 	if len(x.Shape) != 4 || x.Shape[1] != w.Shape[1] {
 		return fmt.Errorf("input %v for weights %v", x.Shape, w.Shape)
@@ -239,43 +239,23 @@ func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 		}
 		out := dst.Data[bi*cout*np : (bi+1)*cout*np]
 		for m := 0; m < cout; m++ {
-			o := out[m*np : (m+1)*np]
 			bias := float32(0)
 			if b != nil {
 				bias = b.Data[m]
 			}
+			o := out[m*np : (m+1)*np]
 			for i := range o {
 				o[i] = bias
 			}
-			wr := w.Data[m*kk : (m+1)*kk]
-			k := 0
-			for ; k+4 <= kk; k += 4 {
-				axpy4(o, col[k*np:(k+1)*np], col[(k+1)*np:(k+2)*np], col[(k+2)*np:(k+3)*np], col[(k+3)*np:(k+4)*np],
-					wr[k], wr[k+1], wr[k+2], wr[k+3])
-			}
-			for ; k < kk; k++ {
-				c := col[k*np : (k+1)*np]
-				c = c[:len(o)]
-				wk := wr[k]
-				for i := range o {
-					o[i] += wk * c[i]
-				}
-			}
-			if relu {
-				for i, v := range o {
-					o[i] = max(v, 0)
-				}
+		}
+		matmul(cout, np, kk, w.Data, kk, col, np, out, np)
+		if relu {
+			for i, v := range out {
+				out[i] = max(v, 0)
 			}
 		}
 	}
 	return nil
-}
-
-func axpy4(o, c0, c1, c2, c3 []float32, w0, w1, w2, w3 float32) {
-	c0, c1, c2, c3 = c0[:len(o)], c1[:len(o)], c2[:len(o)], c3[:len(o)]
-	for i := range o {
-		o[i] += w0*c0[i] + w1*c1[i] + w2*c2[i] + w3*c3[i]
-	}
 }
 
 func im2col(col, x []float32, cin, h, w, kh, kw, oh, ow int, stride, dil [2]int, pads [4]int) {
