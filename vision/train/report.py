@@ -52,6 +52,15 @@ def n_corrections():
 
 
 # The sources whose photos package vision's pip rules were tuned on.
+def agree_prob():
+    """The second witness's gate, as the Go reader has it (vision/learned/read.go)."""
+    with open(os.path.join(REPO, "vision", "learned", "read.go")) as f:
+        for line in f:
+            if line.startswith("const agreeProb = "):
+                return line.split("=", 1)[1].strip()
+    sys.exit("report: no `const agreeProb = ` in vision/learned/read.go")
+
+
 PIP_TUNED = ("dice3_roboflow_v3", "matteop65_wood", "tomitomi3_gray128")
 
 
@@ -96,7 +105,7 @@ def main():
              "≥40 px get over 0.2% wrong values as the table reads them; the validation table's read and wrong are at the "
              "classifier's own threshold, chosen on every validation die, renders included)")
     L.append("- second witness: where the classifier is unsure of a die (its confidence under the threshold) "
-             "but leans to a face with at least 0.8, the pip rules of package vision (straight down and, "
+             f"but leans to a face with at least {agree_prob()}, the pip rules of package vision (straight down and, "
              "without a calibration, oblique) settle it when they read that face on the same die "
              "(vision/learned, `agreeProb`); the tables below read so unless they say \"networks alone\"\n")
     L.append("## Validation split (15% of each source's frames, never trained on): the classifier alone\n")
