@@ -36,11 +36,12 @@ dice, one die a photo, and writes the profile that -profile reads. A photo
 whose die does not match its label is refused, naming it.
 
 Flags:
-  -oblique        the photos are taken from the side, not straight down
+  -pips           read with the pip rules (package vision) instead of the
+                  learned reader (vision/learned, the table's default,
+                  which reads crops and frames from any view)
+  -oblique        the pip rules, for photos taken from the side
   -calib FILE     use the tray and die size of a calibration (YAML)
-  -learned        read with the learned reader (vision/learned), which
-                  reads crops and frames from any view, without -oblique;
-                  not yet the table's: see vision/train/REPORT.md
+  -learned        the learned reader (the default; for scripts that name it)
   -model FILE     the learned reader's model (ONNX) instead of the built-in one
   -profile FILE   the learned reader with a venue's profile (from teach)
   -o FILE         teach: the profile to write
@@ -75,11 +76,12 @@ dados del torneo, un dado por foto, y escribe el perfil que lee -profile.
 Una foto cuyo dado no casa con su etiqueta se rechaza, nombrándola.
 
 Opciones:
-  -oblique        las fotos se tomaron de lado, no desde arriba
+  -pips           lee con las reglas de los puntos (paquete vision) en vez
+                  del lector aprendido (vision/learned, el predeterminado de
+                  la mesa, que lee recortes y fotogramas desde cualquier vista)
+  -oblique        las reglas de los puntos, para fotos tomadas de lado
   -calib FICHERO  usa la bandeja y el tamaño del dado de una calibración (YAML)
-  -learned        lee con el lector aprendido (vision/learned), que lee
-                  recortes y fotogramas desde cualquier vista, sin -oblique;
-                  aún no es el de la mesa: véase vision/train/REPORT.md
+  -learned        el lector aprendido (el predeterminado; para scripts que lo nombran)
   -model FICHERO  el modelo del lector aprendido (ONNX) en vez del incorporado
   -profile FICHERO  el lector aprendido con el perfil de un torneo (de teach)
   -o FICHERO      teach: el perfil que se escribe
@@ -112,7 +114,8 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("parchis dice "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), diceUsage()) }
-	oblique := fs.Bool("oblique", false, "photos taken from the side")
+	pips := fs.Bool("pips", false, "read with the pip rules")
+	oblique := fs.Bool("oblique", false, "the pip rules, photos taken from the side")
 	calib := fs.String("calib", "", "calibration YAML file")
 	useLearned := fs.Bool("learned", false, "read with the learned reader")
 	modelFile := fs.String("model", "", "the learned reader's model (ONNX)")
@@ -140,7 +143,12 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts = vision.ObliqueOpts(opts)
 	}
 	newReader := func() dieReader { return vision.NewReader(&opts) }
-	if *useLearned || *modelFile != "" || *profileFile != "" || cmd == "teach" {
+	if (*pips || *oblique) && (*useLearned || *modelFile != "" || *profileFile != "") {
+		fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Pick("-pips and -oblique read with the pip rules: -learned, -model and -profile are the learned reader's",
+			"-pips y -oblique leen con las reglas de los puntos: -learned, -model y -profile son del lector aprendido"))
+		return 2
+	}
+	if !*pips && !*oblique || cmd == "teach" {
 		lo := learned.Opts{Tray: opts.Tray}
 		if *modelFile != "" {
 			m, err := learned.LoadModel(*modelFile)

@@ -41,6 +41,8 @@ func TestDiceRead_FilesAndStdin(t *testing.T) {
 	}{
 		{"args", []string{"read", a, b}, ""},
 		{"stdin", []string{"read", "-"}, a + "\n" + b + "\n"},
+		{"pip rules", []string{"read", "-pips", a, b}, ""},
+		{"learned, named", []string{"read", "-learned", a, b}, ""},
 	} {
 		var out, errb bytes.Buffer
 		code := runDice(tc.args, strings.NewReader(tc.stdin), &out, &errb)
@@ -69,6 +71,13 @@ func TestDice_BadUsage_Exit2(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := runDice(args, strings.NewReader(""), &out, &errb); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	// the pip rules with the learned reader's options: which is meant?
+	for _, args := range [][]string{{"read", "-pips", "-profile", "p.json", "a.png"}, {"read", "-oblique", "-learned", "a.png"}} {
+		var out, errb bytes.Buffer
+		if code := runDice(args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-pips and -oblique read with the pip rules") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 naming the clash", args, code, errb.String())
 		}
 	}
 	var out, errb bytes.Buffer

@@ -106,8 +106,8 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "parchisd calibrate: %s\n", l.Say(err.Error()))
 		return exitFail
 	}
-	fmt.Fprintf(stderr, l.Pick("wrote the dice profile %s: set camera.reader: learned and camera.profile: %s\n",
-		"perfil de los dados escrito en %s: ponga camera.reader: learned y camera.profile: %s\n"), profile, profile)
+	fmt.Fprintf(stderr, l.Pick("wrote the dice profile %s: set camera.profile: %s (with camera.reader: learned, the default)\n",
+		"perfil de los dados escrito en %s: ponga camera.profile: %s (con camera.reader: learned, el predeterminado)\n"), profile, profile)
 	return exitOK
 }
 

@@ -1,9 +1,9 @@
 // Package learned is the die recogniser that learns what a die's top face
 // looks like, to read dice of cameras, dice and light it has never seen.
-// It is not yet the table's reader: vision/train/REPORT.md has its
-// figures, at the venues of the project's photos and at venues it never
-// saw; `parchis dice -learned` tries it, and the training in vision/train
-// improves it.
+// It is the table's reader (camera.reader: learned, the default):
+// vision/train/REPORT.md has its figures, at the venues of the project's
+// photos and at venues it never saw; `parchis dice read` tries it, and the
+// training in vision/train improves it.
 //
 // A [Reader] reads one image, a crop of one die or a whole frame, seen
 // straight down or from the side: a small network (the detector) marks
