@@ -149,7 +149,8 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !*pips && !*oblique || cmd == "teach" {
-		lo := learned.Opts{Tray: opts.Tray}
+		// the calibration's tray and die size, as the table reads
+		lo := learned.Opts{Tray: opts.Tray, DieSize: opts.DieSize}
 		if *modelFile != "" {
 			m, err := learned.LoadModel(*modelFile)
 			if err != nil {
