@@ -434,6 +434,12 @@ def main():
             raise ValueError
     except ValueError:
         sys.exit(f"train: --size-spread {a.size_spread!r}: want LO,HI with 0 < LO < HI")
+    try:
+        widths = tuple(int(v) for v in a.face_widths.split(","))
+        if len(widths) != 3 or min(widths) < 1:
+            raise ValueError
+    except ValueError:
+        sys.exit(f"train: --face-widths {a.face_widths!r}: want three channel counts A,B,C")
     torch.manual_seed(a.seed)
     data.seed_all(a.seed)
     g = torch.Generator().manual_seed(a.seed)
@@ -471,12 +477,6 @@ def main():
     x, y, src, val, up = x[keep], y[keep], src[keep], val[keep], up[keep]
     log(f"face samples: {len(x)} ({(~val).sum()} train, {val.sum()} validation); per class "
         + ", ".join(f"{c}:{(y == i).sum()}" for i, c in enumerate(data.CLASSES)))
-    try:
-        widths = tuple(int(v) for v in a.face_widths.split(","))
-        if len(widths) != 3 or min(widths) < 1:
-            raise ValueError
-    except ValueError:
-        sys.exit(f"train: --face-widths {a.face_widths!r}: want three channel counts A,B,C")
     face = train_face(x[~val], y[~val], up[~val], src[~val], g, a.face_epochs, log, widths)
 
     det_file = os.path.join(cache, f"detector-{a.seed}.pt")
