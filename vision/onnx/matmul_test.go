@@ -97,3 +97,51 @@ func BenchmarkMatmul(b *testing.B) {
 		})
 	}
 }
+
+// TestTaps_MatchesIm2col compares the two ways of convolving at stride 1
+// on odd sizes, kernels of 3×3, 5×5 and 1×3, dilation, every padding,
+// with and without bias and relu, channels that fill the kernel's blocks
+// and that do not.
+func TestTaps_MatchesIm2col(t *testing.T) {
+	seed := uint32(11)
+	rnd := func(n int) []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			seed = seed*1664525 + 1013904223
+			out[i] = float32(seed>>8)/float32(1<<24) - 0.5
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		cin, cout, h, w, kh, kw, dil int
+		pads                         [4]int
+	}{
+		{3, 5, 9, 11, 3, 3, 1, [4]int{1, 1, 1, 1}},
+		{9, 16, 10, 7, 3, 3, 1, [4]int{1, 1, 1, 1}},
+		{32, 32, 12, 12, 3, 3, 2, [4]int{2, 2, 2, 2}},
+		{4, 8, 8, 8, 3, 3, 1, [4]int{0, 0, 0, 0}},
+		{2, 11, 7, 5, 3, 3, 1, [4]int{1, 0, 0, 1}},
+		{6, 8, 9, 8, 5, 5, 1, [4]int{0, 2, 1, 0}},
+		{5, 24, 6, 9, 1, 3, 1, [4]int{0, 1, 0, 1}},
+	} {
+		w := &Tensor{Shape: []int{tc.cout, tc.cin, tc.kh, tc.kw}, Data: rnd(tc.cout * tc.cin * tc.kh * tc.kw)}
+		x := &Tensor{Shape: []int{2, tc.cin, tc.h, tc.w}, Data: rnd(2 * tc.cin * tc.h * tc.w)}
+		b := &Tensor{Shape: []int{tc.cout}, Data: rnd(tc.cout)}
+		d := int64(tc.dil)
+		n := &node{op: "Conv", ints: map[string][]int64{
+			"pads":      {int64(tc.pads[0]), int64(tc.pads[1]), int64(tc.pads[2]), int64(tc.pads[3])},
+			"dilations": {d, d}}}
+		for _, relu := range []bool{false, true} {
+			plain := &Model{wino: map[*node][]float32{}, taps: map[*node][]float32{}}
+			byTaps := &Model{wino: map[*node][]float32{}, taps: map[*node][]float32{n: tapsWeights(w)}}
+			var want, got Tensor
+			if err := plain.NewSession().conv(&want, x, w, b, n, relu); err != nil {
+				t.Fatal(err)
+			}
+			if err := byTaps.NewSession().conv(&got, x, w, b, n, relu); err != nil {
+				t.Fatal(err)
+			}
+			near(t, "taps", &got, ioTensor{Shape: want.Shape, Data: want.Data}, 1e-5)
+		}
+	}
+}

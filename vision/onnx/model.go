@@ -30,6 +30,7 @@ type Model struct {
 	nodes   []node
 	weights map[string]*Tensor
 	wino    map[*node][]float32 // the kernels of the Convs done by winograd, transformed
+	taps    map[*node][]float32 // the kernels of the Convs done by taps, a matrix a tap
 }
 
 // Tensor is a dense float32 tensor.
@@ -100,6 +101,7 @@ func Parse(b []byte) (*Model, error) {
 		return nil, fmt.Errorf("onnx: %w", err)
 	}
 	m.wino = map[*node][]float32{}
+	m.taps = map[*node][]float32{}
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		if n.op != "Conv" {
@@ -107,8 +109,12 @@ func Parse(b []byte) (*Model, error) {
 		}
 		w := m.weights[n.in[1]]
 		// by winograd only where matmul has no kernel: winograd.go says why
-		if stride, dil, _ := geom(n, 3, 3); !haveKernel && winogradOK(w, stride, dil) {
+		stride, dil, _ := geom(n, 3, 3)
+		switch {
+		case !haveKernel && winogradOK(w, stride, dil):
 			m.wino[n] = winogradWeights(w)
+		case tapsOK(stride) && w.Shape[2]*w.Shape[3] > 1:
+			m.taps[n] = tapsWeights(w)
 		}
 	}
 	return m, nil

@@ -200,20 +200,27 @@ func TestWinograd_MatchesIm2col(t *testing.T) {
 }
 
 func BenchmarkConv3x3_32to64_24x24(b *testing.B) {
-	benchConv(b, 32, 64, 24, 24, true)
+	benchConv(b, 32, 64, 24, 24, "winograd")
 }
 
 func BenchmarkConv3x3_32to64_24x24_Im2col(b *testing.B) {
-	benchConv(b, 32, 64, 24, 24, false)
+	benchConv(b, 32, 64, 24, 24, "im2col")
 }
 
-func benchConv(b *testing.B, cin, cout, h, w int, wino bool) {
+func BenchmarkConv3x3_32to64_24x24_Taps(b *testing.B) {
+	benchConv(b, 32, 64, 24, 24, "taps")
+}
+
+func benchConv(b *testing.B, cin, cout, h, w int, way string) {
 	wt := &Tensor{Shape: []int{cout, cin, 3, 3}, Data: make([]float32, cout*cin*9)}
 	x := &Tensor{Shape: []int{1, cin, h, w}, Data: make([]float32, cin*h*w)}
 	n := &node{op: "Conv", ints: map[string][]int64{"pads": {1, 1, 1, 1}}}
-	m := &Model{wino: map[*node][]float32{}}
-	if wino {
+	m := &Model{wino: map[*node][]float32{}, taps: map[*node][]float32{}}
+	switch way {
+	case "winograd":
 		m.wino[n] = winogradWeights(wt)
+	case "taps":
+		m.taps[n] = tapsWeights(wt)
 	}
 	s := m.NewSession()
 	var out Tensor

@@ -14,6 +14,8 @@ type Session struct {
 	col   []float32
 	wv    []float32 // winograd's transformed input
 	wm    []float32 // and products
+	tpad  []float32 // taps' padded input
+	tacc  []float32 // and products
 	out   []*Tensor
 }
 
@@ -197,7 +199,8 @@ func geom(n *node, kh, kw int) (stride, dil [2]int, pads [4]int) {
 	return
 }
 
-// conv is a 2-d convolution: by winograd where it can, else by im2col
+// conv is a 2-d convolution: by taps (stride 1, where matmul has its
+// kernel) or winograd (3×3 of stride 1, where it has none), else by im2col
 // and one matrix product (weights × columns).
 func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 	if len(x.Shape) != 4 || x.Shape[1] != w.Shape[1] {
@@ -220,6 +223,17 @@ func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 		for bi := 0; bi < nb; bi++ {
 			s.wv, s.wm = winograd(dst.Data[bi*cout*oh*ow:(bi+1)*cout*oh*ow], x.Data[bi*cin*h*wd:(bi+1)*cin*h*wd],
 				u, bias, cin, h, wd, cout, oh, ow, pads, relu, s.wv, s.wm)
+		}
+		return nil
+	}
+	if u := s.m.taps[n]; u != nil {
+		var bias []float32
+		if b != nil {
+			bias = b.Data
+		}
+		for bi := 0; bi < nb; bi++ {
+			s.tpad, s.tacc = taps(dst.Data[bi*cout*oh*ow:(bi+1)*cout*oh*ow], x.Data[bi*cin*h*wd:(bi+1)*cin*h*wd],
+				u, bias, cin, h, wd, cout, kh, kw, oh, ow, dil, pads, relu, s.tpad, s.tacc)
 		}
 		return nil
 	}
