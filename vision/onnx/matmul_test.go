@@ -20,14 +20,7 @@ func TestMatmul(t *testing.T) {
 	}
 	defer func(h bool) { haveKernel = h }(haveKernel)
 	seed := uint32(7)
-	rnd := func(n int) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			seed = seed*1664525 + 1013904223
-			out[i] = float32(seed>>8)/float32(1<<24) - 0.5
-		}
-		return out
-	}
+	rnd := func(n int) []float32 { return randoms(n, &seed) }
 	for _, tc := range []struct{ m, n, k, pad int }{
 		{8, 8, 1, 0}, {8, 8, 9, 3}, {16, 24, 32, 0}, {1, 1, 1, 0}, {7, 7, 7, 1},
 		{9, 9, 128, 0}, {128, 9, 128, 0}, {64, 36, 64, 5}, {24, 13, 300, 2},
@@ -104,14 +97,7 @@ func BenchmarkMatmul(b *testing.B) {
 // and that do not.
 func TestTaps_MatchesIm2col(t *testing.T) {
 	seed := uint32(11)
-	rnd := func(n int) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			seed = seed*1664525 + 1013904223
-			out[i] = float32(seed>>8)/float32(1<<24) - 0.5
-		}
-		return out
-	}
+	rnd := func(n int) []float32 { return randoms(n, &seed) }
 	for _, tc := range []struct {
 		cin, cout, h, w, kh, kw, dil int
 		pads                         [4]int

@@ -158,17 +158,21 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// randoms returns n numbers in -0.5…0.5 from a linear congruential
+// generator whose state is *seed: the same every run.
+func randoms(n int, seed *uint32) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		*seed = *seed*1664525 + 1013904223
+		out[i] = float32(*seed>>8)/float32(1<<24) - 0.5
+	}
+	return out
+}
+
 // TestWinograd_MatchesIm2col compares the two ways of convolving on odd
 // sizes and every padding, with and without bias and relu.
 func TestWinograd_MatchesIm2col(t *testing.T) {
-	rnd := func(n int, seed uint32) []float32 {
-		out := make([]float32, n)
-		for i := range out {
-			seed = seed*1664525 + 1013904223
-			out[i] = float32(seed>>8)/float32(1<<24) - 0.5
-		}
-		return out
-	}
+	rnd := func(n int, seed uint32) []float32 { return randoms(n, &seed) }
 	for _, tc := range []struct {
 		cin, cout, h, w int
 		pads            [4]int

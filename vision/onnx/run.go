@@ -215,25 +215,19 @@ func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 		return fmt.Errorf("input %v is smaller than the kernel", x.Shape)
 	}
 	dst.reshape(nb, cout, oh, ow)
-	if u := s.m.wino[n]; u != nil {
+	wino, tp := s.m.wino[n], s.m.taps[n]
+	if wino != nil || tp != nil {
 		var bias []float32
 		if b != nil {
 			bias = b.Data
 		}
 		for bi := 0; bi < nb; bi++ {
-			s.wv, s.wm = winograd(dst.Data[bi*cout*oh*ow:(bi+1)*cout*oh*ow], x.Data[bi*cin*h*wd:(bi+1)*cin*h*wd],
-				u, bias, cin, h, wd, cout, oh, ow, pads, relu, s.wv, s.wm)
-		}
-		return nil
-	}
-	if u := s.m.taps[n]; u != nil {
-		var bias []float32
-		if b != nil {
-			bias = b.Data
-		}
-		for bi := 0; bi < nb; bi++ {
-			s.tpad, s.tacc = taps(dst.Data[bi*cout*oh*ow:(bi+1)*cout*oh*ow], x.Data[bi*cin*h*wd:(bi+1)*cin*h*wd],
-				u, bias, cin, h, wd, cout, kh, kw, oh, ow, dil, pads, relu, s.tpad, s.tacc)
+			out, in := dst.Data[bi*cout*oh*ow:(bi+1)*cout*oh*ow], x.Data[bi*cin*h*wd:(bi+1)*cin*h*wd]
+			if wino != nil {
+				s.wv, s.wm = winograd(out, in, wino, bias, cin, h, wd, cout, oh, ow, pads, relu, s.wv, s.wm)
+			} else {
+				s.tpad, s.tacc = taps(out, in, tp, bias, cin, h, wd, cout, kh, kw, oh, ow, dil, pads, relu, s.tpad, s.tacc)
+			}
 		}
 		return nil
 	}
