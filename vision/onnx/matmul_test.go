@@ -117,17 +117,6 @@ func TestTaps_MatchesIm2col(t *testing.T) {
 		n := &node{op: "Conv", ints: map[string][]int64{
 			"pads":      {int64(tc.pads[0]), int64(tc.pads[1]), int64(tc.pads[2]), int64(tc.pads[3])},
 			"dilations": {d, d}}}
-		for _, relu := range []bool{false, true} {
-			plain := &Model{wino: map[*node][]float32{}, taps: map[*node][]float32{}}
-			byTaps := &Model{wino: map[*node][]float32{}, taps: map[*node][]float32{n: tapsWeights(w)}}
-			var want, got Tensor
-			if err := plain.NewSession().conv(&want, x, w, b, n, relu); err != nil {
-				t.Fatal(err)
-			}
-			if err := byTaps.NewSession().conv(&got, x, w, b, n, relu); err != nil {
-				t.Fatal(err)
-			}
-			near(t, "taps", &got, ioTensor{Shape: want.Shape, Data: want.Data}, 1e-5)
-		}
+		sameAsIm2col(t, "taps", &Model{taps: map[*node][]float32{n: tapsWeights(w)}}, n, x, w, b)
 	}
 }

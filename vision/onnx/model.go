@@ -113,7 +113,7 @@ func Parse(b []byte) (*Model, error) {
 		switch {
 		case !haveKernel && winogradOK(w, stride, dil):
 			m.wino[n] = winogradWeights(w)
-		case tapsOK(stride) && w.Shape[2]*w.Shape[3] > 1:
+		case tapsOK(w, stride):
 			m.taps[n] = tapsWeights(w)
 		}
 	}

@@ -188,18 +188,23 @@ func TestWinograd_MatchesIm2col(t *testing.T) {
 		x := &Tensor{Shape: []int{1, tc.cin, tc.h, tc.w}, Data: rnd(tc.cin*tc.h*tc.w, 2)}
 		b := &Tensor{Shape: []int{tc.cout}, Data: rnd(tc.cout, 3)}
 		n := &node{op: "Conv", ints: map[string][]int64{"pads": {int64(tc.pads[0]), int64(tc.pads[1]), int64(tc.pads[2]), int64(tc.pads[3])}}}
-		for _, relu := range []bool{false, true} {
-			plain := &Model{wino: map[*node][]float32{}}
-			fast := &Model{wino: map[*node][]float32{n: winogradWeights(w)}}
-			var want, got Tensor
-			if err := plain.NewSession().conv(&want, x, w, b, n, relu); err != nil {
-				t.Fatal(err)
-			}
-			if err := fast.NewSession().conv(&got, x, w, b, n, relu); err != nil {
-				t.Fatal(err)
-			}
-			near(t, "winograd", &got, ioTensor{Shape: want.Shape, Data: want.Data}, 1e-5)
+		sameAsIm2col(t, "winograd", &Model{wino: map[*node][]float32{n: winogradWeights(w)}}, n, x, w, b)
+	}
+}
+
+// sameAsIm2col checks that fast, a model that convolves n another way,
+// gives what im2col gives, without and with the fused relu.
+func sameAsIm2col(t *testing.T, way string, fast *Model, n *node, x, w, b *Tensor) {
+	t.Helper()
+	for _, relu := range []bool{false, true} {
+		var want, got Tensor
+		if err := (&Model{}).NewSession().conv(&want, x, w, b, n, relu); err != nil {
+			t.Fatal(err)
 		}
+		if err := fast.NewSession().conv(&got, x, w, b, n, relu); err != nil {
+			t.Fatal(err)
+		}
+		near(t, way, &got, ioTensor{Shape: want.Shape, Data: want.Data}, 1e-5)
 	}
 }
 

@@ -10,8 +10,11 @@ package onnx
 // columns a row are computed and dropped. Used where matmul has its
 // kernel (tapsOK); without it winograd does the 3×3 layers.
 
-// tapsOK reports whether a Conv can be done by taps.
-func tapsOK(stride [2]int) bool { return haveKernel && stride == [2]int{1, 1} }
+// tapsOK reports whether a Conv of weights w can be done by taps: a 1×1
+// kernel of stride 1 is one product already, without a padded copy.
+func tapsOK(w *Tensor, stride [2]int) bool {
+	return haveKernel && stride == [2]int{1, 1} && w.Shape[2]*w.Shape[3] > 1
+}
 
 // tapsWeights returns w (cout×cin×kh×kw) laid out as kh·kw matrices of
 // cout×cin, one per tap.
