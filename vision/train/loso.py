@@ -9,7 +9,9 @@ which has seen the source: quicker, and less honest. With --face-epochs N
 the classifiers are trained N epochs instead of train.py's 24 (the report
 says which), with --threads N each training takes N threads (two runs of
 three sources each then share 2 cores). With --score-only the models
-already in cache/ are scored again, without training.
+already in cache/ are scored again, without training, their thresholds
+chosen again first (threshold.py, as training ends), since the Go reader
+they are chosen with may have changed.
 
 Each left-out source is scored four ways: as the table reads (the model's
 threshold, the pip rules the second witness of a die the classifier is
@@ -26,6 +28,8 @@ import json
 import os
 import subprocess
 import sys
+
+import threshold
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -56,6 +60,9 @@ def main():
             subprocess.run([sys.executable, os.path.join(HERE, "train.py"), "--leave-out", s]
                            + (["--face-only"] if face_only else []) + extra, cwd=REPO, check=True)
         model = os.path.join(cache, f"loso-{s}.onnx")
+        if not train:
+            c = threshold.calibrate(model, s)
+            print(f"threshold {c['written']}", flush=True)
 
         def score(*flags):
             out = subprocess.run(["go", "run", "./vision/train/score", "-model", model] + list(flags) + [s],
