@@ -178,11 +178,16 @@ func (s *Session) Run(inputs map[string]*Tensor, outputs ...string) ([]*Tensor, 
 // reshape sets t's shape, growing its buffer only when it is too small.
 func (t *Tensor) reshape(shape ...int) {
 	t.Shape = append(t.Shape[:0], shape...)
-	n := t.Len()
-	if cap(t.Data) < n {
-		t.Data = make([]float32, n)
+	t.Data = sized(t.Data, t.Len())
+}
+
+// sized returns b with length n, reusing its array when it is big enough:
+// the sessions' scratch buffers grow to the largest layer and stay.
+func sized(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
 	}
-	t.Data = t.Data[:n]
+	return b[:n]
 }
 
 func geom(n *node, kh, kw int) (stride, dil [2]int, pads [4]int) {
@@ -233,8 +238,8 @@ func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 	}
 	np, kk := oh*ow, cin*kh*kw
 	direct := kh == 1 && kw == 1 && stride == [2]int{1, 1} && pads == [4]int{}
-	if !direct && cap(s.col) < kk*np {
-		s.col = make([]float32, kk*np)
+	if !direct {
+		s.col = sized(s.col, kk*np)
 	}
 	for bi := 0; bi < nb; bi++ {
 		xin := x.Data[bi*cin*h*wd : (bi+1)*cin*h*wd]
@@ -242,7 +247,7 @@ func (s *Session) conv(dst, x, w, b *Tensor, n *node, relu bool) error {
 		if direct {
 			col = xin
 		} else {
-			col = s.col[:kk*np]
+			col = s.col
 			im2col(col, xin, cin, h, wd, kh, kw, oh, ow, stride, dil, pads)
 		}
 		out := dst.Data[bi*cout*np : (bi+1)*cout*np]

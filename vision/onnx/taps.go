@@ -38,10 +38,7 @@ func taps(out, x, u, bias []float32, cin, h, w, cout, kh, kw, oh, ow int, dil [2
 	hp, wp := h+pads[0]+pads[2], w+pads[1]+pads[3]
 	// a tap's shifted plane reads up to (kw-1)·dil past the padded one
 	plane := hp*wp + (kw-1)*dil[1]
-	if cap(pad) < cin*plane {
-		pad = make([]float32, cin*plane)
-	}
-	pad = pad[:cin*plane]
+	pad = sized(pad, cin*plane)
 	clear(pad)
 	for c := 0; c < cin; c++ {
 		for y := 0; y < h; y++ {
@@ -49,10 +46,7 @@ func taps(out, x, u, bias []float32, cin, h, w, cout, kh, kw, oh, ow int, dil [2
 		}
 	}
 	n := oh * wp
-	if cap(acc) < cout*n {
-		acc = make([]float32, cout*n)
-	}
-	acc = acc[:cout*n]
+	acc = sized(acc, cout*n)
 	clear(acc)
 	for ki := 0; ki < kh; ki++ {
 		for kj := 0; kj < kw; kj++ {

@@ -50,14 +50,8 @@ func winogradWeights(w *Tensor) []float32 {
 func winograd(out, x, u, bias []float32, cin, h, w, cout, oh, ow int, pads [4]int, relu bool, v, mm []float32) ([]float32, []float32) {
 	th, tw := (oh+1)/2, (ow+1)/2
 	nt := th * tw
-	if cap(v) < 16*cin*nt {
-		v = make([]float32, 16*cin*nt)
-	}
-	v = v[:16*cin*nt]
-	if cap(mm) < 16*cout*nt {
-		mm = make([]float32, 16*cout*nt)
-	}
-	mm = mm[:16*cout*nt]
+	v = sized(v, 16*cin*nt)
+	mm = sized(mm, 16*cout*nt)
 	// V = Bᵀ·d·B for every tile of every channel
 	for c := 0; c < cin; c++ {
 		plane := x[c*h*w : (c+1)*h*w]
