@@ -227,3 +227,20 @@ func TestScales_ADieFillingThePhotoIsSeenWhole(t *testing.T) {
 		}
 	}
 }
+
+// A photo of one die, 64 px or less, is first looked at with the die within
+// the detector's trained sizes: past them, the detector found the die's top
+// face and its front face as two dice, and the photo was multi.
+func TestScales_SmallPhotoFirstSeesTheDieWhole(t *testing.T) {
+	rd := NewReader(nil)
+	for long := 16; long <= 64; long++ {
+		side := float64(long) / 1.3
+		f := rd.scales(image.Rect(0, 0, long, long))[0]
+		if at := side / f; at > rd.m.detMax {
+			t.Errorf("a die of %.0f px in a photo of %d px: first scale %g makes it %.1f px, past the detector's %g", side, long, f, at, rd.m.detMax)
+		}
+		if cells := float64(long) / f / float64(rd.m.stride); cells < 2 && long >= 2*rd.m.stride {
+			t.Errorf("a photo of %d px at scale %g is %.1f cells, fewer than two", long, f, cells)
+		}
+	}
+}
