@@ -204,6 +204,10 @@ func twice(img *image.RGBA) *image.RGBA {
 	return out
 }
 
+// cropFraming is how the labelled photos of one die are cut: the die's box
+// and 15% a side.
+const cropFraming = 1.3
+
 // TestScales_ADieFillingThePhotoIsSeenWhole checks the pyramid: a die that
 // fills a photo (its box grown by 15% a side, as the sources' crops are)
 // is, at one scale at least, within the sizes the detector was trained on,
@@ -214,7 +218,7 @@ func TestScales_ADieFillingThePhotoIsSeenWhole(t *testing.T) {
 	rd := NewReader(nil)
 	m := rd.m
 	for side := 24; side <= 800; side++ {
-		long := int(math.Round(1.3 * float64(side)))
+		long := int(math.Round(cropFraming * float64(side)))
 		ok := false
 		for _, f := range rd.scales(image.Rect(0, 0, long, long)) {
 			at := float64(side) / f
@@ -234,7 +238,7 @@ func TestScales_ADieFillingThePhotoIsSeenWhole(t *testing.T) {
 func TestScales_SmallPhotoFirstSeesTheDieWhole(t *testing.T) {
 	rd := NewReader(nil)
 	for long := 16; long <= 64; long++ {
-		side := float64(long) / 1.3
+		side := float64(long) / cropFraming
 		f := rd.scales(image.Rect(0, 0, long, long))[0]
 		if at := side / f; at > rd.m.detMax {
 			t.Errorf("a die of %.0f px in a photo of %d px: first scale %g makes it %.1f px, past the detector's %g", side, long, f, at, rd.m.detMax)
