@@ -248,3 +248,69 @@ func TestScales_SmallPhotoFirstSeesTheDieWhole(t *testing.T) {
 		}
 	}
 }
+
+// A photo of 65 to 127 px in which the first look finds nothing gets a
+// second look from a finer scale, where a die filling the photo is at
+// most the largest the detector was trained on, in four cells or more;
+// other photos, and a calibrated camera, get none.
+func TestFinerStart(t *testing.T) {
+	rd := NewReader(nil)
+	m := rd.m
+	for long := 8; long <= 700; long++ {
+		f := rd.finerStart(image.Rect(0, 0, long, long/2))
+		if long <= 64 || long >= 128 {
+			if f != 0 {
+				t.Errorf("a photo of %d px: a second look from %g, want none", long, f)
+			}
+			continue
+		}
+		if f <= 0 || f >= rd.scales(image.Rect(0, 0, long, long/2))[0] {
+			t.Errorf("a photo of %d px: second look from %g, want finer than the first look's %v", long, f, rd.scales(image.Rect(0, 0, long, long/2)))
+			continue
+		}
+		if at := float64(long) / f; at > m.detMax+1e-9 && f > 2 {
+			t.Errorf("a photo of %d px at %g: a die filling it is %.1f px, past the detector's %g", long, f, at, m.detMax)
+		}
+		if cells := float64(long) / f / float64(m.stride); cells < 4 {
+			t.Errorf("a photo of %d px at %g is %.1f cells, fewer than four", long, f, cells)
+		}
+	}
+	cal := NewReader(&Opts{DieSize: 60})
+	if f := cal.finerStart(image.Rect(0, 0, 100, 100)); f != 0 {
+		t.Errorf("calibrated: a second look from %g, want none", f)
+	}
+}
+
+// TestRead_NothingAtFirstLook_LooksAgain reads the photos of one die ≥40 px
+// of banachowicz_rpgsets in which the first look finds no die: the second
+// look reads them, and never wrong.
+func TestRead_NothingAtFirstLook_LooksAgain(t *testing.T) {
+	dir := needData(t, "banachowicz_rpgsets")
+	sizes := boxSizes(t, dir)
+	rd := NewReader(nil)
+	var missed, read int
+	for _, l := range loadLabels(t, dir) {
+		if !isCrop(l) || sizes[l.File] < 40 || l.Want.Answer != vision.Value {
+			continue
+		}
+		img := decodeImage(t, dir+"/"+l.File)
+		px := pixelsOf(img)
+		if rd.finerStart(px.rect) == 0 || rd.look(px, px.rect, rd.scales(px.rect)).Answer != vision.None {
+			continue
+		}
+		missed++
+		switch r := rd.ReadImage(img); {
+		case r.Answer == vision.Value && r.Value != l.Want.Value:
+			t.Errorf("%s: read %d, want %d", l.File, r.Value, l.Want.Value)
+		case r.Answer == vision.Value:
+			read++
+		}
+	}
+	t.Logf("first look found nothing in %d photos; the second read %d", missed, read)
+	if missed < 10 {
+		t.Fatalf("the first look found nothing in %d photos; the test wants 10 or more to say anything", missed)
+	}
+	if float64(read) < 0.6*float64(missed) {
+		t.Errorf("the second look read %d of the %d photos the first found nothing in, want 60%% or more", read, missed)
+	}
+}
