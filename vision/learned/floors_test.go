@@ -8,7 +8,7 @@ var (
 	// committed reader's (the network, with the pip rules the second
 	// witness of a die it is unsure of)
 	readFloor = map[string]float64{
-		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.972, "dice3_roboflow_v3": 0.789,
-		"awsvegas_dice": 0.809, "skovy_catan_webcam": 0.646, "banachowicz_rpgsets": 0.852,
+		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.969, "dice3_roboflow_v3": 0.789,
+		"awsvegas_dice": 0.809, "skovy_catan_webcam": 0.646, "banachowicz_rpgsets": 0.841,
 	}
 )
