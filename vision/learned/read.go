@@ -226,7 +226,7 @@ func (rd *Reader) readImage(img image.Image) vision.Result {
 	r := rd.look(px, region, rd.scales(region), 0)
 	if f := rd.finerStart(region); r.Answer == vision.None && f > 0 {
 		short := float64(min(region.Dx(), region.Dy()))
-		r = rd.look(px, region, rd.pyramid(region, f), short/2)
+		r = rd.look(px, region, pyramid(region, f), short/2)
 	}
 	return r
 }
@@ -432,12 +432,12 @@ func (rd *Reader) scales(region image.Rectangle) []float64 {
 		// at least two of the detector's cells
 		f = min(2, long/float64(2*rd.m.stride))
 	}
-	return rd.pyramid(region, f)
+	return pyramid(region, f)
 }
 
 // pyramid returns the scales from f, each pyramidStep coarser, down to
 // an image of 12 px.
-func (rd *Reader) pyramid(region image.Rectangle, f float64) []float64 {
+func pyramid(region image.Rectangle, f float64) []float64 {
 	long := float64(max(region.Dx(), region.Dy()))
 	var out []float64
 	for ; long/f >= 12 || len(out) == 0; f *= pyramidStep {

@@ -268,7 +268,7 @@ func TestFinerStart(t *testing.T) {
 			t.Errorf("a photo of %d px: second look from %g, want finer than the first look's %v", long, f, rd.scales(image.Rect(0, 0, long, long/2)))
 			continue
 		}
-		if at := float64(long) / f; at > m.detMax+1e-9 && f > 2 {
+		if at := float64(long) / f; at > m.detMax+1e-9 {
 			t.Errorf("a photo of %d px at %g: a die filling it is %.1f px, past the detector's %g", long, f, at, m.detMax)
 		}
 		if cells := float64(long) / f / float64(m.stride); cells < 4 {
@@ -283,7 +283,7 @@ func TestFinerStart(t *testing.T) {
 
 // TestRead_NothingAtFirstLook_LooksAgain reads the photos of one die ≥40 px
 // of banachowicz_rpgsets in which the first look finds no die: the second
-// look reads them, and never wrong.
+// look reads 40% of them or more, and none wrong.
 func TestRead_NothingAtFirstLook_LooksAgain(t *testing.T) {
 	dir := needData(t, "banachowicz_rpgsets")
 	sizes := boxSizes(t, dir)
