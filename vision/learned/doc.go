@@ -15,8 +15,9 @@
 // [vision.Result]: a value when the calibrated confidence reaches the
 // threshold chosen on validation (no wrong value there, and no photo
 // source over 0.2% wrong values as the table reads it), or when
-// the classifier, unsure, leans to a face
-// that a second witness, the pip rules of package vision, reads too. Both
+// the classifier, unsure, leans to a face that a second witness, the pip
+// rules of package vision, reads too, or, where it leans to it surely, a
+// third: the face's pips counted in the die's box. Both
 // networks are one ONNX file ([Model]), built in and replaceable, run by
 // package vision/onnx in pure Go. A [Profile], taught from a few labelled
 // photos of a venue's dice, adapts the reader to them without retraining.

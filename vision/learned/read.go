@@ -32,9 +32,10 @@ type Opts struct {
 	// Unsure; 0 means the model's calibrated threshold.
 	MinConfidence float64
 	// NetworkOnly reads with the networks alone: a die the classifier is
-	// unsure of stays Unsure even when the pip rules read the value it
-	// leans to (see [Reader.ReadImage]), and the camera's calibration
-	// brings no edge check. For tools that study the networks.
+	// unsure of stays Unsure even when the pip rules or the box witness
+	// read the value it leans to (see [Reader.ReadImage]), and the
+	// camera's calibration brings no edge check. For tools that study the
+	// networks.
 	NetworkOnly bool
 }
 
@@ -83,6 +84,8 @@ type Reader struct {
 	// 0 when there is no such die or its most likely class is no face
 	lean     int
 	leanProb float64
+	// box is the third witness, which looks in the die's box alone
+	box witness
 }
 
 // det is a die the detector found, in image coordinates.
@@ -142,9 +145,11 @@ func (rd *Reader) DieSize() float64 { return rd.opts.DieSize }
 // pip rules of package vision, which count the pips by their geometry,
 // the network's way of seeing put aside. Where they read the face the
 // classifier leans to (with at least agreeProb), on the same die, that
-// face is the answer (see agree). With the die's size from a
-// calibration, a die the pips' geometry shows on an edge is Edge (see
-// edgeCheck).
+// face is the answer (see agree). Where they do not, and the classifier
+// leans to its face with at least boxWitnessProb, a third witness looks
+// in the die's box alone for that face's pips (see witness). With the
+// die's size from a calibration, a die the pips' geometry shows on an
+// edge is Edge (see edgeCheck).
 func (rd *Reader) ReadImage(img image.Image) vision.Result {
 	r := rd.readImage(img)
 	if rd.pips == nil {
@@ -165,13 +170,21 @@ func (rd *Reader) ReadImage(img image.Image) vision.Result {
 	if !unsure {
 		return r
 	}
-	if a := agree(r, p, rd.lean, rd.leanProb); a.Answer == vision.Value || rd.oblique == nil {
+	if a := agree(r, p, rd.lean, rd.leanProb); a.Answer == vision.Value {
 		return a
 	}
 	// a photo may be taken from the side, where the straight-down rules
 	// count the face that fronts the camera: the oblique ones look for
 	// the top face
-	return agree(r, rd.oblique.ReadImage(img), rd.lean, rd.leanProb)
+	if rd.oblique != nil {
+		if a := agree(r, rd.oblique.ReadImage(img), rd.lean, rd.leanProb); a.Answer == vision.Value {
+			return a
+		}
+	}
+	if rd.leanProb >= boxWitnessProb && rd.box.reads(pixelsOf(img), r.Box, rd.lean) {
+		return vision.Result{Answer: vision.Value, Value: rd.lean, Confidence: rd.leanProb, Box: r.Box}
+	}
+	return r
 }
 
 // agreeProb is the probability of the face the classifier leans to from

@@ -52,13 +52,23 @@ def n_corrections():
 
 
 # The sources whose photos package vision's pip rules were tuned on.
-def agree_prob():
-    """The second witness's gate, as the Go reader has it (vision/learned/read.go)."""
-    with open(os.path.join(REPO, "vision", "learned", "read.go")) as f:
+def go_const(file, name):
+    """A constant of the Go reader (vision/learned/FILE), as written there."""
+    with open(os.path.join(REPO, "vision", "learned", file)) as f:
         for line in f:
-            if line.startswith("const agreeProb = "):
+            if line.startswith(f"const {name} = "):
                 return line.split("=", 1)[1].strip()
-    sys.exit("report: no `const agreeProb = ` in vision/learned/read.go")
+    sys.exit(f"report: no `const {name} = ` in vision/learned/{file}")
+
+
+def agree_prob():
+    """The second witness's gate (vision/learned/read.go)."""
+    return go_const("read.go", "agreeProb")
+
+
+def box_prob():
+    """The third witness's gate (vision/learned/witness.go)."""
+    return go_const("witness.go", "boxWitnessProb")
 
 
 PIP_TUNED = ("dice3_roboflow_v3", "matteop65_wood", "tomitomi3_gray128")
@@ -107,7 +117,9 @@ def main():
     L.append("- second witness: where the classifier is unsure of a die (its confidence under the threshold) "
              f"but leans to a face with at least {agree_prob()}, the pip rules of package vision (straight down and, "
              "without a calibration, oblique) settle it when they read that face on the same die "
-             "(vision/learned, `agreeProb`); the tables below read so unless they say \"networks alone\"\n")
+             "(vision/learned, `agreeProb`); where they do not, and it leans to its face with at least "
+             f"{box_prob()}, a third witness counts that face's pips in the die's box alone (`boxWitnessProb`, "
+             "`witness.go`); the tables below read so unless they say \"networks alone\"\n")
     L.append("## Validation split (15% of each source's frames, never trained on): the classifier alone\n")
     L.append("| source | dice | top-1 | read | wrong |")
     L.append("|---|---:|---:|---:|---:|")

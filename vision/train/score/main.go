@@ -20,7 +20,8 @@
 // holdBar), and printed for train.py to set as the model's threshold.
 //
 // With -network-only, the reader reads with the networks alone: a die the
-// classifier is unsure of gets no second witness (the pip rules).
+// classifier is unsure of gets no second witness (the pip rules) nor third
+// (the box witness).
 //
 // With -dump FILE, a JSON line per crop is appended to FILE as well: the
 // network's top face and confidence with every value accepted, its
@@ -77,7 +78,7 @@ func main() {
 	teach := flag.Int("teach", 0, "teach `K` photos of each face of the source first, and score the others")
 	calib := flag.Bool("calibrate", false, "choose the threshold on the sources' validation split instead of scoring")
 	maxWrong := flag.Float64("max-wrong", 0.002, "calibrate: the share of the validation dice that may be given a wrong value")
-	netOnly := flag.Bool("network-only", false, "read with the networks alone, without the pip rules as the second witness of an unsure die")
+	netOnly := flag.Bool("network-only", false, "read with the networks alone, without the witnesses of an unsure die (the pip rules, the box witness)")
 	dump := flag.String("dump", "", "also write `FILE`: a JSON line per crop with the network's top face and confidence (every value accepted) and the pip rules' answer")
 	flag.Parse()
 	if flag.NArg() == 0 {
