@@ -227,3 +227,25 @@ func TestExtreme(t *testing.T) {
 		}
 	}
 }
+
+// TestWitness_SmallBoxNotLooked asks the box witness about rendered dice
+// whose box is under witnessMinPx: it never finds a face there.
+func TestWitness_SmallBoxNotLooked(t *testing.T) {
+	var w witness
+	for seed := uint64(0); seed < 20; seed++ {
+		s := synth.WideScene(9000+seed, 96, 96, synth.Flat, 1, 18, 22)
+		if len(s.Dice) != 1 {
+			continue
+		}
+		box := s.Boxes()[0]
+		if min(box.Dx(), box.Dy()) >= witnessMinPx {
+			continue
+		}
+		px := pixelsOf(synth.Render(s))
+		for face := 2; face <= 6; face++ {
+			if w.reads(px, box, face) {
+				t.Errorf("seed %d: a box of %v read as %d", 9000+seed, box.Size(), face)
+			}
+		}
+	}
+}
