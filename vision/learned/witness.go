@@ -57,6 +57,16 @@ const boxWitnessProb = 0.9
 // it took for a 1, alone in the box's middle, were another face's). It
 // reports whether it finds the face the classifier leans to. Its
 // buffers are kept between reads.
+//
+// Each rule of isFace was measured by leaving it out alone, on the dice
+// ≥40 px of awsvegas_dice, banachowicz_rpgsets and skovy_catan_webcam
+// that the models trained without each leave unsure (leaning ≥0.9) and
+// the pip rules do not read, and on TestWitness_RenderedDice's 1,657
+// questions: with every rule, 25 of those dice read and 12 faces not on
+// top found; without the centre's place, 26 read and one wrong, 23
+// found; without one slant, 27 and 20; without the spacing, 28 and 85;
+// without the sides beside or in line, 31 and 196; without the square,
+// 27 and 234; without nothing above, 29 read and one wrong, 24 found.
 type witness struct {
 	rgb                []float32
 	xs                 []int
