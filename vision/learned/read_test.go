@@ -264,8 +264,8 @@ func TestFinerStart(t *testing.T) {
 			}
 			continue
 		}
-		if f <= 0 || f >= rd.scales(image.Rect(0, 0, long, long/2))[0] {
-			t.Errorf("a photo of %d px: second look from %g, want finer than the first look's %v", long, f, rd.scales(image.Rect(0, 0, long, long/2)))
+		if first := rd.scales(image.Rect(0, 0, long, long/2)); f <= 0 || f >= first[0] {
+			t.Errorf("a photo of %d px: second look from %g, want finer than the first look's %v", long, f, first)
 			continue
 		}
 		if at := float64(long) / f; at > m.detMax+1e-9 {

@@ -38,10 +38,10 @@ const (
 // skovy_catan_webcam 67.5% against 63.6%, banachowicz_rpgsets 82.9%
 // against 81.4%, awsvegas_dice 76.5% against 75.3%, matteop65_wood
 // 94.6% against 94.3%, no wrong value more (smaller dice included). At
-// 0.8 it read 0.1 to 0.7
-// points more of three sources trained on, and gave a wrong value more
-// (awsvegas_dice, a die under 40 px), and left out, dice3_roboflow_v3
-// one on a die of 62 px; under 0.8 it finds the face of few more dice.
+// 0.8 it read 0.1 to 0.7 points more of three sources trained on, and
+// gave a wrong value more (awsvegas_dice, a die under 40 px), and left
+// out, dice3_roboflow_v3 one on a die of 62 px; under 0.8 it finds the
+// face of few more dice.
 const boxWitnessProb = 0.9
 
 // witness is the third witness of a die the classifier is unsure of, for
@@ -101,7 +101,7 @@ func (w *witness) reads(px pixels, box image.Rectangle, face int) bool {
 	w.tmp = slices.Grow(w.tmp[:0], n*n)[:n*n]
 	w.hat = slices.Grow(w.hat[:0], n*n)[:n*n]
 	for i := range w.grey {
-		w.grey[i] = 255 * (0.5 + 0.299*float64(w.rgb[i]) + 0.587*float64(w.rgb[n*n+i]) + 0.114*float64(w.rgb[2*n*n+i]))
+		w.grey[i] = 255 * (0.5 + greyR*float64(w.rgb[i]) + greyG*float64(w.rgb[n*n+i]) + greyB*float64(w.rgb[2*n*n+i]))
 	}
 	w.findBlobs(-1)
 	if w.findFace(w.blobs, face) {
@@ -260,11 +260,11 @@ const maxBlobs = 14
 // were taken for a 2 of awsvegas_dice by the model trained without
 // skovy_catan_webcam; rendered dice read as before).
 func (w *witness) findFace(bs []blob, face int) bool {
-	slices.SortFunc(bs, func(a, b blob) int { return cmp.Compare(b.area, a.area) })
-	bs = bs[:min(len(bs), maxBlobs)]
 	if face < 2 || face > 6 || len(bs) < face {
 		return false
 	}
+	slices.SortFunc(bs, func(a, b blob) int { return cmp.Compare(b.area, a.area) })
+	bs = bs[:min(len(bs), maxBlobs)]
 	w.idx = slices.Grow(w.idx[:0], face)[:face]
 	var try func(k, from int) bool
 	try = func(k, from int) bool {
