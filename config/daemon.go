@@ -139,8 +139,8 @@ type Camera struct {
 	// Calibration is the tray's calibration file written by parchisd
 	// calibrate; empty uses the whole frame.
 	Calibration string `yaml:"calibration"`
-	// Reader is what reads the die: pips (the pip rules of package
-	// vision) or learned (the network of package vision/learned).
+	// Reader is what reads the die: learned (package vision/learned),
+	// the only reader; the pip rules of package vision are its witness.
 	Reader string `yaml:"reader"`
 	// Model is an ONNX model file for the learned reader, replacing the
 	// one built in; empty uses the built-in one.
@@ -663,11 +663,10 @@ func (d *Daemon) Validate() error {
 	if d.Camera.FPS < 1 || d.Camera.FPS > 120 {
 		bad("camera.fps", "%d: want 1 to 120", d.Camera.FPS)
 	}
-	oneOf("camera.reader", d.Camera.Reader, "pips", "learned")
-	for _, f := range []struct{ field, path string }{{"camera.model", d.Camera.Model}, {"camera.profile", d.Camera.Profile}} {
-		if f.path != "" && d.Camera.Reader != "learned" {
-			bad(f.field, "%q: only for camera.reader learned (the reader is %s)", f.path, d.Camera.Reader)
-		}
+	if d.Camera.Reader == "pips" {
+		bad("camera.reader", "%q: the pip rules are no reader of their own: they witness the learned reader's unsure dice (write learned)", d.Camera.Reader)
+	} else {
+		oneOf("camera.reader", d.Camera.Reader, "learned")
 	}
 	if d.MQTT.Broker != "" {
 		u, err := url.Parse(d.MQTT.Broker)

@@ -86,9 +86,8 @@ func TestLoadDaemon_Errors(t *testing.T) {
 		{"sensors:\n  baud: 0\n", "sensors.baud: 0"},
 		{"sensors:\n  backend: direct\n  serial: /dev/ttyAMA0\n", "sensors.serial: \"/dev/ttyAMA0\": only for sensors.backend tiles"},
 		{"sensors:\n  backend: tiles\n  serial: ttyAMA0\n", "sensors.serial: \"ttyAMA0\": want the device's path"},
-		{"camera:\n  reader: neural\n", "camera.reader: \"neural\": want one of pips, learned"},
-		{"camera:\n  reader: pips\n  profile: dice.json\n", "camera.profile: \"dice.json\": only for camera.reader learned"},
-		{"camera:\n  reader: pips\n  model: dice.onnx\n", "camera.model: \"dice.onnx\": only for camera.reader learned"},
+		{"camera:\n  reader: neural\n", "camera.reader: \"neural\": want one of learned"},
+		{"camera:\n  reader: pips\n", "camera.reader: \"pips\": the pip rules are no reader of their own"},
 	}
 	for _, tc := range cases {
 		_, err := LoadDaemon(strings.NewReader(tc.yaml))

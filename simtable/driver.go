@@ -12,6 +12,7 @@ import (
 	"github.com/parchis-table/parchis/robot"
 	"github.com/parchis-table/parchis/table"
 	"github.com/parchis-table/parchis/vision"
+	"github.com/parchis-table/parchis/vision/learned"
 )
 
 // Opts configures a simulated table.
@@ -41,7 +42,7 @@ type Opts struct {
 	// follow.
 	Robots func() *robot.Seats
 	// Reader reads the synthetic camera's frames; nil reads them with
-	// the pip rules at the camera's die size.
+	// the table's reader (vision/learned) at the camera's die size.
 	Reader vision.DieReader
 }
 
@@ -86,9 +87,7 @@ func NewDriver(t *table.Table, opts Opts) *Driver {
 	d.seat(opts.Seed)
 	rd := opts.Reader
 	if rd == nil {
-		ro := vision.DefaultOpts
-		ro.DieSize = opts.Camera.DieSize
-		rd = vision.NewReader(&ro)
+		rd = learned.NewReader(&learned.Opts{DieSize: opts.Camera.DieSize})
 	}
 	d.watch = vision.NewWatcher(rd, nil)
 	start := board.Expected(&engine.Position{})

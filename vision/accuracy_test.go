@@ -124,27 +124,3 @@ func testCrops(t *testing.T, source string) {
 	small := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] < 40 && subset(l) })
 	checkValues(t, source+" crops <40 px", small, 0)
 }
-
-func TestAccuracy_Matteop65_Frames(t *testing.T) {
-	testFrames(t, "matteop65_wood")
-}
-
-func TestAccuracy_Dice3_Frames(t *testing.T) {
-	testFrames(t, "dice3_roboflow_v3")
-}
-
-func testFrames(t *testing.T, source string) {
-	dir := needData(t, source)
-	ls := loadLabels(t, dir)
-	sizes := boxSizes(t, dir)
-	opts := ObliqueOpts(DefaultOpts)
-	tl := evalLabels(t, dir, ls, opts, func(l Label) bool { return !isCrop(l) && subset(l) })
-	checkValues(t, source+" frames", tl, 0)
-	big := evalLabels(t, dir, ls, opts, func(l Label) bool {
-		return !isCrop(l) && l.Want.Answer == Multi && sizes[l.File] >= 40 && subset(l)
-	})
-	t.Logf("%s multi frames, dice ≥40 px: %s", source, big.Summary())
-	if big.Total("multi") > 0 {
-		atLeast(t, source+" multi", "multi recognised on", big.Rate("multi"), 0.95)
-	}
-}

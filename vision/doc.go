@@ -1,11 +1,16 @@
-// Package vision recognises the die in the tray camera's frames.
+// Package vision holds what the tray camera's die readers share: the
+// answers ([Result]), the labels and tallies they are scored with, the
+// camera's calibration, the at-rest watcher, and the pip rules.
 //
-// A [Reader] reads one image: it finds the pips (dark on light or light on
-// dark), groups them into faces, checks each face against the six pip
-// patterns, and answers the top face 1…6, [None], [Multi], [Edge] or
-// [Unsure], with a confidence and the die's box. When in doubt it answers
-// [Unsure]: a wrong value accepted corrupts the game, a repeated throw does
-// not.
+// The pip rules ([Reader]) read one image: they find the pips (dark on
+// light or light on dark), group them into faces, check each face against
+// the six pip patterns, and answer the top face 1…6, [None], [Multi],
+// [Edge] or [Unsure], with a confidence and the die's box. They are no
+// reader of the table's on their own: the table reads with package
+// vision/learned, for which they are the second witness of a die its
+// classifier is unsure of and, with a calibration, the judge of a die on
+// an edge. Rules that served only a reader standing alone were measured
+// and removed (docs/camera.md, "The pip rules, as a witness").
 //
 // A [Watcher] watches a stream of frames: it reports a throw once the die
 // has tumbled and then rested for a while, a die that appears or turns

@@ -126,7 +126,6 @@ func (rd *Reader) checkFace(idx []int) face {
 	pos := func(k int) vec { return ps[idx[k]].pos() }
 	var blanks []vec // where the pattern wants no pip
 	var row vec      // a three's corner pips, one from the other
-	var sides [2]vec // a four's half sides
 	patTilt := 0.0
 	switch f.n {
 	case 1:
@@ -221,7 +220,6 @@ func (rd *Reader) checkFace(idx []int) face {
 		blanks = append(blanks, cc.add(a1), cc.sub(a1), cc.add(a2), cc.sub(a2))
 		if f.n == 4 {
 			blanks = append(blanks, cc)
-			sides = [2]vec{a1, a2}
 		}
 	case 6:
 		var pts [6]vec
@@ -285,84 +283,7 @@ func (rd *Reader) checkFace(idx []int) face {
 		f.blank = 1
 	}
 	f.ok = f.blank < 0.35
-	if f.ok && rd.s.steep && f.n == 4 {
-		rd.sixOfFour(&f, fr, sides, pipTilt)
-	}
 	return f
-}
-
-// sixOfFour reads f, a four on a steep face whose half sides are sides,
-// as a six when it is two pips of each of a six's columns whose third pips
-// the pattern puts where one pip was found and the image is pip-like at
-// the other: on a steep glossy face glare and blur take out whole pips,
-// and four pips that stay of a six's two columns make a four's pattern
-// (its rows next to each other, or one column's two upper pips with the
-// other's two lower ones). The two pips lost must both be darker than
-// halfway to a pip, one of them found as a pip of f's kind and size (a
-// corner of a four lies near its face's edge, a pitch beyond which is
-// the die's rounded edge, a side face or the table: darkness alone
-// proves nothing there); the six's centre must be clear, and once the
-// pips' tilt is undone the six must be no longer than a face, with its
-// rows square to its columns (maxSkew). Only one way of completing f may
-// fit.
-func (rd *Reader) sixOfFour(f *face, fr faceFrame, sides [2]vec, pipTilt float64) {
-	found := 0
-	six := *f
-	for k := 0; k < 2; k++ {
-		step, across := sides[k].mul(2), sides[1-k]
-		// each column's two pips, in the order of step
-		cols := [2][2]vec{
-			{f.c.sub(across).sub(sides[k]), f.c.sub(across).add(sides[k])},
-			{f.c.add(across).sub(sides[k]), f.c.add(across).add(sides[k])},
-		}
-		for m := 0; m < 4; m++ {
-			var lost [2]vec
-			for g := range cols {
-				if m&(1<<g) != 0 {
-					lost[g] = cols[g][1].add(step)
-				} else {
-					lost[g] = cols[g][0].sub(step)
-				}
-			}
-			pts := [6]vec{cols[0][0], cols[0][1], lost[0], cols[1][0], cols[1][1], lost[1]}
-			res, c, a1, a2 := sixFit(pts)
-			if res > 0.15 || !rd.pipLikeAt(lost[:], f) || !rd.pipFoundAt(lost[:], f) {
-				continue
-			}
-			if v, ok := rd.darkness(c, *f); !ok || v >= 0.35 {
-				continue
-			}
-			u1, u2 := fr.unproj(a1), fr.unproj(a2)
-			if aspect(u1.len(), u2.len()) > maxShape || absf(u1.dot(u2)) > maxSkew*u1.len()*u2.len() {
-				continue
-			}
-			found++
-			six.c, six.shape, six.value, six.tilt, six.resid = c, aspect(u1.len(), u2.len()), 6, pipTilt, res
-			six.q, _ = sigma2x2(a1, a2)
-			six.r = 1.75 * six.q
-		}
-	}
-	if found == 1 {
-		*f = six
-	}
-}
-
-// maxSkew is the largest cosine of the angle between a six's row and its
-// columns, once its pips' foreshortening is undone, in sixOfFour: a six's
-// rows are square to its columns, but a square four that a pip of another
-// face and the die's edge complete, one above one corner and one below
-// the opposite corner, makes a six skewed by 45 degrees or more.
-const maxSkew = 0.5
-
-// pipLikeAt reports whether the image at each of ps is darker than halfway
-// to a pip of f.
-func (rd *Reader) pipLikeAt(ps []vec, f *face) bool {
-	for _, p := range ps {
-		if v, ok := rd.darkness(p, *f); !ok || v < 0.5 {
-			return false
-		}
-	}
-	return true
 }
 
 // pipFoundAt reports whether a pip of f's kind and size, not of f, was

@@ -300,8 +300,7 @@ func (s *scratch) minFill() float64 {
 // minPipFill is the least share of its fitted ellipse a pip fills. On a
 // steep glossy face a pip is often a crescent, the lit half of a dimple
 // lit from one side, whose ellipse it fills less: crescentFill is the
-// least fill looked for on a steep face, where a crescent counts only in
-// a face whose solid pips vouch for it (see Reader.crescentUnsure).
+// least fill looked for on a steep face.
 const (
 	minPipFill   = 0.8
 	crescentFill = 0.7

@@ -72,40 +72,31 @@ type Reader struct {
 	off  int
 	img  image.Image // the colour image being read, if any
 
-	chroma []uint8 // chroma samples of the last colour image
-	cmask  []uint8
-	ycc    []uint8 // Y, Cb, Cr samples of the last colour image
-	body   []uint8 // distance of each sample from the background's colour
 	pipPix []uint8 // distance of each pixel from a coloured die's body
 	ccol   []int   // the columns' parts of the chroma offsets of a YCbCr image (see rgbPlane)
 
-	grey        *image.Gray              // the grey of the colour image being read
-	greyPix     []uint8                  // the buffer it is converted into (see grayIn)
-	sight       []pip                    // pip candidates on every plane of the colour image being read
-	sightDone   bool                     // sight is filled for the image being read
-	wholeSeen   bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
-	sightWin    image.Rectangle          // the part of the image searched for sight
-	ss          scratch                  // scratch of the search for sight
-	spix        []uint8                  // the colour plane searched for sight
-	seen        []pip                    // pips found on other planes, added to those of the plane read (see readSteep)
-	prior       []pip                    // the pips of every face found on the planes of the image read so far, face after face
-	priorEnd    []int                    // where each face's pips end in prior
-	priorKind   []planeKind              // the plane each face was found on
-	greyUnclear []pip                    // the pips of the grey's faces whose blanks are nearly pips (see greyBlanked)
-	others      []pip                    // the pips of every plane read by readSteep so far
-	found       []foundPips              // the pips found so far on the planes of the image being read (see detect)
-	nFound      int                      // how many of found hold pips of the image being read
-	bodyC       madeChroma               // the chroma of the coloured die's body in the image being read (see bodyChromaOf)
-	planes      [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
+	grey      *image.Gray              // the grey of the colour image being read
+	greyPix   []uint8                  // the buffer it is converted into (see grayIn)
+	sight     []pip                    // pip candidates on every plane of the colour image being read
+	sightDone bool                     // sight is filled for the image being read
+	wholeSeen bool                     // a whole face of two or more pips, no steeper than Opts.MaxTilt, was found on a plane of the image being read
+	sightWin  image.Rectangle          // the part of the image searched for sight
+	ss        scratch                  // scratch of the search for sight
+	spix      []uint8                  // the colour plane searched for sight
+	seen      []pip                    // pips found on other planes, added to those of the plane read (see readSteep)
+	prior     []pip                    // the pips of every face found on the planes of the image read so far, face after face
+	priorEnd  []int                    // where each face's pips end in prior
+	priorKind []planeKind              // the plane each face was found on
+	others    []pip                    // the pips of every plane read by readSteep so far
+	found     []foundPips              // the pips found so far on the planes of the image being read (see detect)
+	nFound    int                      // how many of found hold pips of the image being read
+	bodyC     madeChroma               // the chroma of the coloured die's body in the image being read (see bodyChromaOf)
+	planes    [planeWeak + 1]madePlane // the colour planes of the image being read, by kind (see colourPlane)
 
 	faceR   float64 // half side of the face read last, px
-	black   []pip   // the pips of the max-RGB plane that are not of a clear hue (see blackOnly)
-	multiR  float64 // half side of the main die's best face in the last Multi, px
-	multiAt []vec   // the pips of the last grey reading of several dice
 	faceC   vec     // centre of the face read last, in the image's coordinates
 	faceH   float64 // its half height as seen, px (0 for a one)
 	confirm bool    // the value read last stands only if the die's outline puts its face on top
-	minBlob int     // smallest die body counted, in colour samples
 
 	ochroma []uint8 // Cb, Cr of the window searched by outline
 	osum    []int32 // integral of its body mask
@@ -125,18 +116,12 @@ func NewReader(opts *Opts) *Reader {
 
 // ReadImage converts img to grey once (see [Gray]) and reads it. With an
 // oblique camera ([ObliqueOpts]) and a colour image that the grey does not
-// read (or reads as several dice whose pips all lie within one die's
-// reach, which the die read in colour must then hold), the pips are
-// looked for again where colour sets them apart: as
+// read, the pips are looked for again where colour sets them apart: as
 // light pips on the plane of distances from a coloured die's body colour,
 // then as light pips on the plane of the channels that body is weak in (at
 // full resolution, where a camera keeps colour at half of it or less),
 // then as black pips on a white face on the plane of the largest of red,
-// green and blue (where coloured print is as light as white). Two or more
-// coloured dice of one size on a grey or white table are answered Multi
-// even when their pips cannot be read, and so are two or more die bodies
-// of one size that stand out the same way (of another colour, lighter or
-// darker) from the background's colour taken along the image border.
+// green and blue (where coloured print is as light as white).
 //
 // The blanks of a one are judged in colour too: coloured print beside a
 // black one on a white die is no pip. Seen from the side, a one need not
@@ -161,7 +146,6 @@ func NewReader(opts *Opts) *Reader {
 func (rd *Reader) ReadImage(img image.Image) Result {
 	rd.img, rd.sightDone, rd.wholeSeen = img, false, false
 	rd.grey, rd.greyPix = grayIn(img, rd.greyPix)
-	rd.greyUnclear = rd.greyUnclear[:0]
 	rd.prior, rd.priorEnd, rd.priorKind = rd.prior[:0], rd.priorEnd[:0], rd.priorKind[:0]
 	rd.nFound, rd.bodyC.made = 0, false
 	for k := range rd.planes {
@@ -169,51 +153,24 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 	}
 	defer func() { rd.img, rd.grey = nil, nil }()
 	res := rd.onTopOf(img, rd.read(rd.grey, planeGrey))
-	// planes that read different values leave the image unsure, read on
-	// no other plane
-	split := res.Answer == Value && rd.opts.Oblique && rd.otherValue(img, res.Value)
-	if split {
-		res = Result{Answer: Unsure, Confidence: 0.5, Box: res.Box, Tilt: res.Tilt}
-	}
-	oneDie := false
-	if res.Answer == Multi && rd.opts.Oblique {
-		// specks and glints on a die in grey can look like the pips of
-		// two dice; when all the pips found lie within one die's reach,
-		// a colour plane's reading stands instead if its die holds them
-		// all (dice apart, the common case of a multi, are not retried)
-		rd.multiAt = rd.multiAt[:0]
-		o := vec{float64(rd.g.Rect.Min.X), float64(rd.g.Rect.Min.Y)}
-		for i := range rd.s.pips {
-			rd.multiAt = append(rd.multiAt, rd.s.pips[i].pos().add(o))
-		}
-		oneDie = withinReach(rd.multiAt, rd.multiR)
-	}
+	// as the learned reader's witness, each colour plane reads dice the
+	// grey does not: without them, each source left out of the networks'
+	// training, 0.3 to 1.3 points less of five sources
 	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if !rd.opts.Oblique || split || res.Answer != Unsure && res.Answer != None && !(res.Answer == Multi && oneDie) {
+		if !rd.opts.Oblique || res.Answer != Unsure && res.Answer != None {
 			break
 		}
 		if g, ok := rd.colourPlane(img, kind); ok {
-			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value && (res.Answer != Multi || rd.holdsAll(rd.multiAt)) {
+			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
 				res = r
 			}
 		}
 	}
-	rd.minBlob = 0
-	if res.Answer == Value {
-		// a die's body is at least a good part of its read face: the pips
-		// of a big face are no dice
-		rd.minBlob = int(0.25 * sq(2*rd.faceR) / (colourStep * colourStep))
-	}
 	if !rd.opts.Oblique || res.Answer == Multi || res.Answer == None || !rd.opts.Tray.Empty() {
 		return res
 	}
-	if w, h, ok := rd.chromaPlane(img); ok && rd.colourDice(w, h) >= 2 {
-		return Result{Answer: Multi, Confidence: 0.7}
-	}
-	if w, h, ok := rd.bodyPlane(img); ok && rd.bodyDice(w, h) >= 2 {
-		return Result{Answer: Multi, Confidence: 0.7}
-	}
-	if res.Answer == Unsure && !rd.wholeSeen && !split {
+	// a witness of 2.5 points of dice3_roboflow_v3 left out
+	if res.Answer == Unsure && !rd.wholeSeen {
 		return rd.readSteep(img, res)
 	}
 	return res
@@ -233,8 +190,8 @@ func (rd *Reader) ReadImage(img image.Image) Result {
 // it. A steeper whole face may be the rounder pips of a steep face whose
 // thinner ones were missed (the four nearer rows of a six), and so may two
 // pips closer than a two's (two pips of a row). On a steep face, a six
-// whose pips the sheen smears across their foreshortening, or of which
-// glare took two pips out, is read too (see latticeShape and sixOfFour).
+// whose pips the sheen smears across their foreshortening is read too
+// (see latticeShape).
 //
 // When no plane reads a value, the plane that found the most pips is read
 // once more with the pips that only the others found added: a pip's
@@ -272,78 +229,6 @@ func (rd *Reader) readSteep(img image.Image, res Result) Result {
 	return res
 }
 
-// crescentUnsure reports whether f leans on crescents (see minFill) that
-// its other pips do not vouch for. A crescent is let in to complete a face
-// whose glare or lighting halved a pip, so the face must stand on solid
-// pips: at least two, no fewer than its crescents, each crescent of their
-// size and foreshortened along their axis (a lit rim or a glint is not).
-// Nor may another pip of their size lie where f's pattern would go on,
-// within one more row of pips beyond its own: the face a crescent
-// completes may then be part of a larger one whose other pips were found
-// apart (the corners of a six read as a four).
-func (rd *Reader) crescentUnsure(f *face) bool {
-	ps := rd.s.pips
-	var solid, cres int
-	var d float64
-	var u vec
-	for _, i := range f.idx {
-		if ps[i].crescent {
-			cres++
-			continue
-		}
-		solid++
-		d += ps[i].d()
-		if v := (vec{ps[i].ux, ps[i].uy}); v.dot(u) < 0 {
-			u = u.sub(v)
-		} else {
-			u = u.add(v)
-		}
-	}
-	if cres == 0 {
-		return false
-	}
-	if solid < 2 || solid < cres {
-		return true
-	}
-	d /= float64(solid)
-	u = u.mul(1 / math.Hypot(u.x, u.y))
-	for _, i := range f.idx {
-		p := &ps[i]
-		if !p.crescent {
-			continue
-		}
-		if rs := p.d() / d; rs < 1/crescentSize || rs > crescentSize || math.Abs(u.dot(vec{p.ux, p.uy})) < crescentAlign {
-			return true
-		}
-	}
-	fr := faceFrame{u: f.u, r: f.ratio}
-	for j := range ps {
-		if slices.Contains(f.idx, j) {
-			continue
-		}
-		if rs := ps[j].d() / d; rs < 0.5 || rs > 2 {
-			continue
-		}
-		o := fr.unproj(vec{ps[j].x, ps[j].y}.sub(f.c))
-		if max(math.Abs(o.x), math.Abs(o.y)) < crescentReach*f.q {
-			return true
-		}
-	}
-	return false
-}
-
-// crescentSize is how much larger or smaller than its face's solid pips a
-// crescent may be, crescentAlign the least cosine between its major axis
-// and theirs (30 degrees). crescentReach is how far out, in a face's
-// corner offsets q, another pip makes a face that holds a crescent unsure:
-// a row of pips beyond the face's outer ones (3q), and half a row more for
-// the foreshortening misjudged.
-const (
-	crescentSize  = 1.5
-	crescentAlign = 0.87
-	crescentReach = 3.5
-)
-
 // plane returns the plane of img of the given kind: rd.grey or a colour
 // plane (see colourPlane).
 func (rd *Reader) plane(img image.Image, kind planeKind) (*image.Gray, bool) {
@@ -364,47 +249,12 @@ func overlapsAny(ps []pip, q pip) bool {
 	return false
 }
 
-// withinReach reports whether the points ps all fit within the reach of a
-// single die whose top face has half side r.
-func withinReach(ps []vec, r float64) bool {
-	var box [2]vec
-	for i, p := range ps {
-		if i == 0 {
-			box = [2]vec{p, p}
-			continue
-		}
-		box[0] = vec{minf(box[0].x, p.x), minf(box[0].y, p.y)}
-		box[1] = vec{maxf(box[1].x, p.x), maxf(box[1].y, p.y)}
-	}
-	return dist(box[0], box[1]) <= 2*multiReach*r
-}
-
-// holdsAll reports whether every point of ps is within the reach of the die
-// whose face was read last.
-func (rd *Reader) holdsAll(ps []vec) bool {
-	for _, p := range ps {
-		if dist(p, rd.faceC) > multiReach*rd.faceR {
-			return false
-		}
-	}
-	return true
-}
-
-// multiReach is how far, in half sides of a die's top face, from its
-// centre the die seen from the side reaches: the top face, and the side
-// faces below it.
-const multiReach = 3.0
-
-// dieGroup is the faces thought to belong to one die.
-type dieGroup struct {
-	faces []int // indices into faces
-	c     vec
-	r     float64
-}
-
 // onTopOf returns res, a reading of img, or Unsure when the camera is
 // oblique and the die's outline does not put the face read on top, or is
-// needed to confirm a steep face and cannot be told.
+// needed to confirm a steep face and cannot be told. As the learned
+// reader's witness it still keeps wrong values out: without it, each
+// source left out of the networks' training, 2 more on awsvegas_dice and
+// 1 on skovy_catan_webcam.
 func (rd *Reader) onTopOf(img image.Image, res Result) Result {
 	if res.Answer != Value || !rd.opts.Oblique {
 		return res
@@ -448,9 +298,6 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 	rd.s.oblique = rd.opts.Oblique
 	rd.s.kind = kind
 	ps := rd.detect(&rd.s, g, minD, maxD)
-	if kind == planeValue {
-		ps = rd.blackOnly(ps, g)
-	}
 	for _, q := range rd.seen {
 		if !overlapsAny(ps, q) {
 			ps = append(ps, q)
@@ -466,18 +313,6 @@ func (rd *Reader) read(g *image.Gray, kind planeKind) Result {
 		// face whose other pips were missed (see decide), not a whole one
 		if f := &faces[i]; f.ok && !f.partial && f.n >= 2 && f.tilt <= rd.opts.MaxTilt && !(f.n == 2 && f.q < minTwoSpacing*f.d) {
 			rd.wholeSeen = true
-		}
-	}
-	if kind == planeGrey && rd.img != nil {
-		// the pips of the faces whose blanks the grey found pip-like
-		// (see greyBlanked)
-		rd.greyUnclear = rd.greyUnclear[:0]
-		for i := range faces {
-			if f := &faces[i]; !f.ok && f.blank >= minGreyBlank {
-				for _, j := range f.idx {
-					rd.greyUnclear = append(rd.greyUnclear, ps[j])
-				}
-			}
 		}
 	}
 	res := rd.decide(faces)
@@ -1035,7 +870,6 @@ func (rd *Reader) decide(faces []face) Result {
 				box = box.Union(faceBox(&faces[i]))
 			}
 		}
-		rd.multiR = mf.r
 		return Result{Answer: Multi, Confidence: 0.8, Box: box}
 	}
 	d := real[0]
@@ -1063,11 +897,6 @@ func (rd *Reader) decide(faces []face) Result {
 			} else if f.ok && f.squareCut {
 				f.partial = !rd.oneShown(f, faces)
 			}
-		}
-	}
-	for i := range faces {
-		if f := &faces[i]; f.ok && rd.crescentUnsure(f) {
-			f.ok = false
 		}
 	}
 	// the top face: the best whole face; with an oblique camera, the least
@@ -1224,12 +1053,6 @@ func (rd *Reader) decide(faces []face) Result {
 		// too, where print is told from a pip
 		f.blank = rd.colourBlank(f)
 	}
-	if f.n == 1 && rd.s.kind != planeGrey && rd.greyBlanked(f) {
-		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
-	}
-	if f.n == 1 && rd.opts.Oblique && rd.speckBeside(f) {
-		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
-	}
 	shown := false
 	if f.n == 1 && !lone && rd.opts.Oblique {
 		shown = rd.oneShown(f, faces)
@@ -1259,53 +1082,14 @@ func (rd *Reader) decide(faces []face) Result {
 	if conf < rd.opts.MinConfidence {
 		return Result{Answer: Unsure, Confidence: 1 - conf, Box: box, Tilt: f.tilt}
 	}
-	if rd.partSeen(f) || rd.rowsGoOn(f) || rd.holdsOther(f) || rd.pairRepeats(f) || rd.s.steep && rd.pipAbove(f) {
+	// kept as a witness's guards: without partSeen a wrong value more
+	// on skovy_catan_webcam left out; without rowsGoOn on a crop of
+	// banachowicz_rpgsets brightened by 15%
+	if rd.partSeen(f) || rd.rowsGoOn(f) {
 		return Result{Answer: Unsure, Confidence: 0.5, Box: box, Tilt: f.tilt}
 	}
 	rd.faceR, rd.faceC, rd.faceH = f.r, f.c, rd.halfHeight(f)
 	return Result{Answer: Value, Value: f.value, Confidence: conf, Box: box, Tilt: f.tilt}
-}
-
-// pipAbove reports whether a pip found on any plane read so far, of the
-// polarity and size of f's pips, lies above f's far edge and within its
-// width. Seen from the side of an upright photo, the top face is the
-// highest face of its die and no pip of the die lies beyond its far edge:
-// f, a face that only the steep pass read, of slivers that glints and
-// rims make too, is then no top face but slivers on the die below the
-// face whose pips that plane found.
-func (rd *Reader) pipAbove(f *face) bool {
-	top := f.c.y - rd.halfHeight(f)
-	for i := range rd.prior {
-		q := &rd.prior[i]
-		if q.dark != f.dark {
-			continue
-		}
-		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
-			continue
-		}
-		if q.y+q.b < top && absf(q.x-f.c.x) < f.r {
-			return true
-		}
-	}
-	return false
-}
-
-// greyBlanked reports whether the pip of f, a one read on a colour plane,
-// was found on the grey too, in a face (of any number of pips) that was
-// not read for a blank darker than minGreyBlank. The colour planes are
-// read to find the pips that glare hides in the grey; a blank that the
-// grey sees nearly as a pip is where a faded pip of a two or three lies,
-// which the colour plane lost, and does not turn into the clear face of a
-// one there.
-func (rd *Reader) greyBlanked(f *face) bool {
-	p := &rd.s.pips[f.idx[0]]
-	for i := range rd.greyUnclear {
-		q := &rd.greyUnclear[i]
-		if dist(q.pos(), p.pos()) < maxf(q.a, p.a) {
-			return true
-		}
-	}
-	return false
 }
 
 // halfHeight returns the half height of the face f as seen, from its
@@ -1432,11 +1216,6 @@ func (rd *Reader) wholeTwo(f *face) bool {
 // pip's) where a two that a face below confirms as the top may have a
 // lost pip of a bigger face.
 const maxWholeTwoBlank = 0.1
-
-// minGreyBlank is how dark (0: the face's colour, 1: a pip's) the darkest
-// blank of a face in the grey that holds a pip must be for a colour plane not to read
-// the pip as a one (see greyBlanked): three quarters of the way to a pip.
-const minGreyBlank = 0.75
 
 // maxLoneBlank is the darkest blank (0: the face's colour, 1: a pip's)
 // around a lone pip that loneTop takes as a one: darker than halfway to a
@@ -1702,7 +1481,7 @@ type foundPips struct {
 
 // detect returns s.detectPips(g, minD, maxD), g being the part of a plane
 // of the image being read that s.kind says. A colour image is searched on
-// the same plane and region several times over (by otherValue, sightings,
+// the same plane and region several times over (by sightings and
 // readSteep), so what was found is kept until the next image, and found
 // again from there: the pips are those detectPips would find, in s.pips.
 func (rd *Reader) detect(s *scratch, g *image.Gray, minD, maxD float64) []pip {
@@ -1722,30 +1501,6 @@ func (rd *Reader) detect(s *scratch, g *image.Gray, minD, maxD float64) []pip {
 	f.kind, f.steep, f.rect = s.kind, s.steep, g.Rect
 	f.pips = append(f.pips[:0], ps...)
 	return ps
-}
-
-// blackOnly drops, of the pips ps found on the plane g of the largest of
-// red, green and blue, those whose colour is of a clear hue: that plane
-// looks for black pips, and a dark coloured die on a lighter table is one
-// dark blot there, which would pass for the pip of a one on a face as big
-// as the table. ps is filtered in a copy: it may be the pips kept for the
-// plane (see detect).
-func (rd *Reader) blackOnly(ps []pip, g *image.Gray) []pip {
-	if rd.img == nil {
-		return ps
-	}
-	out := rd.black[:0]
-	for i := range ps {
-		p := &ps[i]
-		r := int(maxf(1, 0.4*p.b))
-		c := image.Pt(int(p.x+0.5)+g.Rect.Min.X, int(p.y+0.5)+g.Rect.Min.Y)
-		if col, ok := meanRGB(rd.img, image.Rect(c.X-r, c.Y-r, c.X+r+1, c.Y+r+1)); ok && greySpread(col) > maxGreySpread && greySpread(col) > 0.5*max(col[0], col[1], col[2]) {
-			continue
-		}
-		out = append(out, *p)
-	}
-	rd.black = out
-	return out
 }
 
 // foundOn returns the pips found on the region r of the plane of s.kind of
@@ -1904,42 +1659,6 @@ func dist3(a, b [3]float64) float64 {
 	return math.Sqrt(sq(a[0]-b[0]) + sq(a[1]-b[1]) + sq(a[2]-b[2]))
 }
 
-// otherValue reports whether the first colour plane of img that reads a
-// value on top reads another value than v, the value the grey read: one
-// of the two readings missed pips (see partSeen), and which cannot be
-// told. Only the values that a face with pips hidden commonly passes for
-// are checked: v up to maxCheckedValue, with any other value read; and a
-// four, with a bigger value read (a five whose centre pip faded, or a six
-// with two pips lost: a four's pips are far apart, so that a plane reading
-// fewer pips is the one that missed them). The state of the grey's
-// reading is kept.
-func (rd *Reader) otherValue(img image.Image, v int) bool {
-	if v > maxCheckedValue && v != 4 {
-		return false
-	}
-	faceR, faceC, faceH, confirm := rd.faceR, rd.faceC, rd.faceH, rd.confirm
-	defer func() { rd.faceR, rd.faceC, rd.faceH, rd.confirm = faceR, faceC, faceH, confirm }()
-	for _, kind := range [...]planeKind{planeBody, planeWeak, planeValue} {
-		if g, ok := rd.colourPlane(img, kind); ok {
-			if r := rd.onTopOf(img, rd.read(g, kind)); r.Answer == Value {
-				if v == 4 {
-					return r.Value > v
-				}
-				return r.Value != v
-			}
-		}
-	}
-	return false
-}
-
-// maxCheckedValue is the largest value read on the grey that the colour
-// planes are asked to confirm whatever they read (see otherValue): a face
-// of one or two pips is what is left of a bigger face once glare or blur
-// has hidden the rest of its pips, the common way to a wrong value; a
-// bigger face needs more pips hidden, and confirming every value would
-// cost a colour read of every image.
-const maxCheckedValue = 2
-
 // rowsGoOn reports whether f, a face of four pips, has its rows continued
 // by another pip found on the plane read, of their size and polarity and
 // foreshortened as they are (within maxRatioStep of their axis ratio, its
@@ -2002,100 +1721,15 @@ func (rd *Reader) alongFace(f *face, j int) bool {
 	return absf(q.ux*f.u.x+q.uy*f.u.y) >= minAxisCos
 }
 
+// minMergedWidth is the least minor axis, over the mean of a face's pips',
+// of a blob thinner than they are that is taken for one of their kind
+// merged along its long axis with glare or a speck (see rowsGoOn).
+const minMergedWidth = 0.9
+
 // maxRatioStep and minAxisCos bound how differently from a face's pips a
 // pip of the same face may be foreshortened: the difference of their axis
 // ratios, and the cosine between their long axes.
 const (
 	maxRatioStep = 0.1
 	minAxisCos   = 0.9
-)
-
-// minMergedWidth is the least minor axis, over the mean of a face's pips',
-// of a blob thinner than they are that is taken for one of their kind
-// merged along its long axis with glare or a speck (see rowsGoOn).
-const minMergedWidth = 0.9
-
-// holdsOther reports whether f, a face of two or three pips (its pattern
-// one diagonal), holds another pip found on the plane read, of their size
-// and polarity and foreshortened as they are (see rowsGoOn), within
-// maxInsideReach of its corner pips' distance from its centre once the
-// foreshortening is undone: a two or three is alone on its face, so f is
-// then a part of a bigger face (a column of a six, one pip of each of a
-// four's rows) whose other pips were split off it, as faint pips are
-// when the light changes.
-func (rd *Reader) holdsOther(f *face) bool {
-	if f.n < 2 || f.n > 3 {
-		return false
-	}
-	fr := faceFrame{u: f.u, r: maxf(f.ratio, 0.3)}
-	ps := rd.s.pips
-	corner := 0.0
-	for _, i := range f.idx {
-		corner = maxf(corner, fr.unproj(ps[i].pos().sub(f.c)).len())
-	}
-	for j := range ps {
-		q := &ps[j]
-		if !rd.alongFace(f, j) || absf(q.b/q.a-f.ratio) > maxRatioStep {
-			continue // foreshortened otherwise: a side face's
-		}
-		if fr.unproj(q.pos().sub(f.c)).len() < maxInsideReach*corner {
-			return true
-		}
-	}
-	return false
-}
-
-// maxInsideReach is how far from a face's centre, over its corner pips'
-// distance, a pip lies on the face (see holdsOther): a face's half side is
-// 1.75 times its pips' offset from the centre along it (see checkFace), so
-// that its corners lie 1.75 times as far as its corner pips, and the middles
-// of its sides 1.24 times; a little less than its corners leaves room for
-// the slack of the foreshortening, and for the side faces beyond them.
-const maxInsideReach = 1.6
-
-// pairRepeats reports whether f, a face of two pips, is repeated by two
-// other pips found on the plane read, of their size and polarity, near it
-// (each within maxRepeatShift of f's pitch of one of f's pips) and one
-// from the other as f's pips are (within repeatSlack of that pitch): a two
-// is alone on its face, and a pair so repeated beside it makes it a pair
-// of a lattice, two pips of a four or a six whose other pips were grouped
-// apart. A side face's pips, foreshortened otherwise, do not repeat the
-// top face's offset.
-func (rd *Reader) pairRepeats(f *face) bool {
-	if f.n != 2 {
-		return false
-	}
-	ps := rd.s.pips
-	p0, p1 := ps[f.idx[0]].pos(), ps[f.idx[1]].pos()
-	v := p1.sub(p0)
-	pitch := v.len()
-	var near []vec
-	for j := range ps {
-		q := &ps[j]
-		if q.dark != f.dark || slices.Contains(f.idx, j) {
-			continue
-		}
-		if rs := q.d() / f.d; rs < minPartPip || rs > maxPartPip {
-			continue
-		}
-		if minf(dist(q.pos(), p0), dist(q.pos(), p1)) < maxRepeatShift*pitch {
-			near = append(near, q.pos())
-		}
-	}
-	for a := range near {
-		for b := range near {
-			if a != b && near[b].sub(near[a]).sub(v).len() < repeatSlack*pitch {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// maxRepeatShift and repeatSlack bound, in a two's pitch, how far from its
-// pips a pair repeating it lies and how much its offset may differ (see
-// pairRepeats).
-const (
-	maxRepeatShift = 0.8
-	repeatSlack    = 0.12
 )

@@ -35,13 +35,12 @@ CSV's folder; labels 1…6): two or three photos of each face of the event's
 dice, one die a photo, and writes the profile that -profile reads. A photo
 whose die does not match its label is refused, naming it.
 
+The reader is the table's (vision/learned): crops and frames, from any
+view.
+
 Flags:
-  -pips           read with the pip rules (package vision) instead of the
-                  learned reader (vision/learned, the table's default,
-                  which reads crops and frames from any view)
-  -oblique        the pip rules, for photos taken from the side
   -calib FILE     use the tray and die size of a calibration (YAML)
-  -learned        the learned reader (the default; for scripts that name it)
+  -learned        the learned reader (the only one; for scripts that name it)
   -model FILE     the learned reader's model (ONNX) instead of the built-in one
   -profile FILE   the learned reader with a venue's profile (from teach)
   -o FILE         teach: the profile to write
@@ -75,13 +74,12 @@ a la carpeta del CSV; etiquetas 1…6): dos o tres fotos de cada cara de los
 dados del torneo, un dado por foto, y escribe el perfil que lee -profile.
 Una foto cuyo dado no casa con su etiqueta se rechaza, nombrándola.
 
+El lector es el de la mesa (vision/learned): recortes y fotogramas, desde
+cualquier vista.
+
 Opciones:
-  -pips           lee con las reglas de los puntos (paquete vision) en vez
-                  del lector aprendido (vision/learned, el predeterminado de
-                  la mesa, que lee recortes y fotogramas desde cualquier vista)
-  -oblique        las reglas de los puntos, para fotos tomadas de lado
   -calib FICHERO  usa la bandeja y el tamaño del dado de una calibración (YAML)
-  -learned        el lector aprendido (el predeterminado; para scripts que lo nombran)
+  -learned        el lector aprendido (el único; para scripts que lo nombran)
   -model FICHERO  el modelo del lector aprendido (ONNX) en vez del incorporado
   -profile FICHERO  el lector aprendido con el perfil de un torneo (de teach)
   -o FICHERO      teach: el perfil que se escribe
@@ -114,10 +112,8 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("parchis dice "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), diceUsage()) }
-	pips := fs.Bool("pips", false, "read with the pip rules")
-	oblique := fs.Bool("oblique", false, "the pip rules, photos taken from the side")
 	calib := fs.String("calib", "", "calibration YAML file")
-	useLearned := fs.Bool("learned", false, "read with the learned reader")
+	fs.Bool("learned", false, "read with the learned reader (the only one)")
 	modelFile := fs.String("model", "", "the learned reader's model (ONNX)")
 	profileFile := fs.String("profile", "", "the learned reader's venue profile")
 	out := fs.String("o", "", "teach: the profile to write")
@@ -139,39 +135,28 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		opts = c.Apply(opts)
 	}
-	if *oblique {
-		opts = vision.ObliqueOpts(opts)
-	}
-	newReader := func() dieReader { return vision.NewReader(&opts) }
-	if (*pips || *oblique) && (*useLearned || *modelFile != "" || *profileFile != "") {
-		fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Pick("-pips and -oblique read with the pip rules: -learned, -model and -profile are the learned reader's",
-			"-pips y -oblique leen con las reglas de los puntos: -learned, -model y -profile son del lector aprendido"))
-		return 2
-	}
-	if !*pips && !*oblique || cmd == "teach" {
-		// the calibration's tray and die size, as the table reads
-		lo := learned.Opts{Tray: opts.Tray, DieSize: opts.DieSize}
-		if *modelFile != "" {
-			m, err := learned.LoadModel(*modelFile)
-			if err != nil {
-				fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
-				return 2
-			}
-			lo.Model = m
+	// the calibration's tray and die size, as the table reads
+	lo := learned.Opts{Tray: opts.Tray, DieSize: opts.DieSize}
+	if *modelFile != "" {
+		m, err := learned.LoadModel(*modelFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
+			return 2
 		}
-		if *profileFile != "" {
-			p, err := learned.LoadProfile(*profileFile, lo.Model)
-			if err != nil {
-				fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
-				return 2
-			}
-			lo.Profile = p
-		}
-		if cmd == "teach" {
-			return diceTeach(fs.Args(), *out, lo, stdout, stderr)
-		}
-		newReader = func() dieReader { return learned.NewReader(&lo) }
+		lo.Model = m
 	}
+	if *profileFile != "" {
+		p, err := learned.LoadProfile(*profileFile, lo.Model)
+		if err != nil {
+			fmt.Fprintf(stderr, "parchis dice: %s\n", spanish.Local(err.Error()))
+			return 2
+		}
+		lo.Profile = p
+	}
+	if cmd == "teach" {
+		return diceTeach(fs.Args(), *out, lo, stdout, stderr)
+	}
+	newReader := func() dieReader { return learned.NewReader(&lo) }
 	switch cmd {
 	case "read":
 		return diceRead(fs.Args(), newReader, stdin, stdout, stderr)
@@ -182,8 +167,7 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// dieReader is what reads the die in an image: the pip rules of package
-// vision, or the learned reader.
+// dieReader is what reads the die in an image.
 type dieReader interface {
 	ReadImage(image.Image) vision.Result
 }

@@ -41,7 +41,6 @@ func TestDiceRead_FilesAndStdin(t *testing.T) {
 	}{
 		{"args", []string{"read", a, b}, ""},
 		{"stdin", []string{"read", "-"}, a + "\n" + b + "\n"},
-		{"pip rules", []string{"read", "-pips", a, b}, ""},
 		{"learned, named", []string{"read", "-learned", a, b}, ""},
 	} {
 		var out, errb bytes.Buffer
@@ -73,11 +72,12 @@ func TestDice_BadUsage_Exit2(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
 	}
-	// the pip rules with the learned reader's options: which is meant?
-	for _, args := range [][]string{{"read", "-pips", "-profile", "p.json", "a.png"}, {"read", "-oblique", "-learned", "a.png"}} {
+	// the pip rules are no reader of their own any more: the flags that
+	// chose them are named as unknown
+	for _, flag := range []string{"-pips", "-oblique"} {
 		var out, errb bytes.Buffer
-		if code := runDice(args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-pips and -oblique read with the pip rules") {
-			t.Errorf("%q: exit %d, stderr %q; want 2 naming the clash", args, code, errb.String())
+		if code := runDice([]string{"read", flag, "a.png"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), flag) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 naming the flag", flag, code, errb.String())
 		}
 	}
 	var out, errb bytes.Buffer
@@ -115,18 +115,18 @@ func TestDiceEval_ConfusionAndRates(t *testing.T) {
 }
 
 // TestDiceRead_UsesColour checks that dice read answers what the
-// recogniser answers on the colour image, not on its grey: on oblique
-// photos of coloured dice the two differ.
+// recogniser answers on the colour image, not on its grey: on photos of
+// coloured dice the two differ (the pip rules, the second witness, read
+// colour planes).
 func TestDiceRead_UsesColour(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "data", "dice", "dice3_roboflow_v3", "crops")
 	files, _ := filepath.Glob(filepath.Join(dir, "valid__*.png"))
 	if len(files) == 0 {
 		t.Skipf("labelled photos not found at %s", dir)
 	}
-	opts := vision.ObliqueOpts(vision.DefaultOpts)
-	rd := vision.NewReader(&opts)
+	rd := learned.NewReader(nil)
 	var out, errb bytes.Buffer
-	if code := runDice(append([]string{"read", "-oblique"}, files...), nil, &out, &errb); code != 0 {
+	if code := runDice(append([]string{"read"}, files...), nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -285,17 +285,10 @@ func loadCalibration(path string) (vision.Calibration, image.Image, error) {
 	return cal, bg, nil
 }
 
-// newDieReader returns the reader camera.reader names, for a calibration
-// (the zero one: the whole frame, any die size) and the empty tray's
-// frame bg (nil: none).
+// newDieReader returns the die reader of the camera's config, for a
+// calibration (the zero one: the whole frame, any die size) and the empty
+// tray's frame bg (nil: none).
 func newDieReader(c config.Camera, cal vision.Calibration, bg image.Image) (vision.DieReader, error) {
-	if c.Reader != "learned" {
-		ro := vision.DefaultOpts
-		if cal.DieSize > 0 {
-			ro = cal.Apply(ro)
-		}
-		return vision.NewReader(&ro), nil
-	}
 	lo := learned.Opts{Tray: cal.Tray.Rectangle(), DieSize: cal.DieSize, Background: bg}
 	if c.Model != "" {
 		m, err := learned.LoadModel(c.Model)

@@ -193,11 +193,9 @@ func simulate(ctx context.Context, cfg *config.Daemon, so simOpts, stdout, stder
 	opts := simtable.DefaultOpts
 	opts.Seed, opts.Mistakes, opts.Handling, opts.Pace, opts.Epoch = cfg.Sim.Seed, cfg.Sim.Mistakes, cfg.Sim.Handling, cfg.Sim.Pace.D(), simEpoch(d.table, time.Now())
 	opts.Bot, opts.Robots = cfg.Sim.Bot, func() *robot.Seats { return d.robots }
-	if cfg.Camera.Reader == "learned" {
-		// the synthetic camera's die size stands for a calibration
-		if opts.Reader, err = newDieReader(cfg.Camera, vision.Calibration{DieSize: opts.Camera.DieSize}, nil); err != nil {
-			return err
-		}
+	// the synthetic camera's die size stands for a calibration
+	if opts.Reader, err = newDieReader(cfg.Camera, vision.Calibration{DieSize: opts.Camera.DieSize}, nil); err != nil {
+		return err
 	}
 	drv = simtable.NewDriver(d.table, opts)
 	var names [engine.NumColours]string

@@ -314,6 +314,7 @@ var detailForms = func() []detailForm {
 		{`^"(.*)": want one of (.+)$`, `«$1»: se espera uno de estos: $2`},
 		{`^"(.*)": want 1 to 64 letters, digits, '\.', '_' or '-'$`, `«$1»: de 1 a 64 letras, cifras, '.', '_' o '-'`},
 		{`^required: where the journal and games are kept$`, `obligatorio: dónde se guardan el diario y las partidas`},
+		{`^"(.*)": the pip rules are no reader of their own: they witness the learned reader's unsure dice \(write learned\)$`, `«$1»: las reglas de los puntos no son un lector por sí solas: son testigo de los dados dudosos del lector aprendido (escriba learned)`},
 		{`^"(.*)": only for sensors\.backend tiles \(leave it empty for (\S+)\)$`, `«$1»: solo para sensors.backend tiles (déjelo vacío con $2)`},
 		{`^"(.*)": want the device's path, such as /dev/ttyAMA0$`, `«$1»: se espera la ruta del dispositivo, como /dev/ttyAMA0`},
 		{`^(\d+): want a standard rate: (.+) \(the tiles run at (\d+)\)$`, `$1: se espera una velocidad estándar: $2 (las placas van a $3)`},

@@ -11,6 +11,9 @@ import (
 	"github.com/parchis-table/parchis/vision"
 )
 
+// sources are the labelled sources of ../shared/data/dice.
+var sources = []string{"tomitomi3_gray128", "matteop65_wood", "dice3_roboflow_v3", "awsvegas_dice", "skovy_catan_webcam", "banachowicz_rpgsets"}
+
 func needData(t testing.TB, source string) string { return dicedata.Dir(t, source) }
 
 func loadLabels(t testing.TB, dir string) []vision.Label {
