@@ -43,6 +43,17 @@ The recipe was chosen on sources left out of the classifier's training
   fell: awsvegas_dice read 78.0% against 74.5% (0.9572 against 0.9905,
   0.48% wrong both), skovy_catan_webcam 51.0% against 62.9% (0.9974
   against 0.9642): not taken.
+- A head on the classifier that also says where the die's box lies in
+  its crop (from the last stage's map pooled to 3×3, trained on the
+  training crops' known shift and scale), the reader cutting the die
+  again where it says (both networks trained without the source,
+  loso.py): awsvegas_dice read 79.5% against 76.5% (0.58% wrong against
+  0.48%), but skovy_catan_webcam 53.0% against 67.5% (0.66% wrong
+  against none); at the same threshold the latter still read less and
+  erred more: not taken.
+- Crops of 64 px instead of 48 (FACE_PX; loso.py, about 2.5 times the
+  classifier's training time): awsvegas_dice read 77.2% with 1.36%
+  wrong values, skovy_catan_webcam 48.3% with 1.32%: not taken.
 At the end the threshold is chosen by threshold.py, with the Go reader.
 Debian: apt-get install python3-torch python3-pil python3-onnx.
 
