@@ -63,8 +63,9 @@ func TestBrowser_HistoryStepper(t *testing.T) {
 	}
 	// every event, not only the last: under load the broker may deliver
 	// the last before some earlier ones, which the feed holds as a gap
-	// until they come
-	waitFor(t, "the events on the dashboard", 10*time.Second, func() bool {
+	// until they come (and with the whole suite running beside it, the
+	// 60 events took over 10 s once)
+	waitFor(t, "the events on the dashboard", 30*time.Second, func() bool {
 		tb, ok := srv.Store().Get("local/1")
 		return ok && tb.LastSeq == last && !slices.ContainsFunc(tb.Feed, func(e Entry) bool { return e.Gap != 0 })
 	})
