@@ -74,15 +74,24 @@ func atLeast(t *testing.T, name, what string, rate, bar float64) {
 	}
 }
 
-func checkValues(t *testing.T, name string, tl *Tally, minRead float64) {
+// checkValues holds the pip rules, on one source, to a read-rate (minRead)
+// and a wrong-rate (maxWrong). The rules give the table a value only as
+// the learned reader's witness, where the network leans to the same face
+// (vision/learned): their finding power is what matters, and it is held a
+// point or so under today's. Their wrong values alone are held loosely:
+// guards that kept a few of them out were removed where, as a witness,
+// they kept no wrong value out of the table's reading (docs/camera.md,
+// "The pip rules, as a witness"); the table's own wrong-rate is held to
+// the 0.2% bar in vision/learned.
+func checkValues(t *testing.T, name string, tl *Tally, minRead, maxWrong float64) {
 	t.Helper()
 	t.Logf("%s: %s", name, tl.Summary())
 	n, _, _ := tl.Values()
 	if n == 0 {
 		return
 	}
-	if tl.WrongRate() > 0.002 {
-		t.Errorf("%s: wrong-rate %.2f%% > 0.2%%", name, 100*tl.WrongRate())
+	if tl.WrongRate() > maxWrong {
+		t.Errorf("%s: wrong-rate %.2f%% > %.1f%%", name, 100*tl.WrongRate(), 100*maxWrong)
 	}
 	atLeast(t, name, "read-rate", tl.ReadRate(), minRead)
 }
@@ -101,26 +110,29 @@ func TestAccuracy_Tomitomi3_ReadsTopDownDice(t *testing.T) {
 	if testing.Verbose() {
 		tl.WriteMatrix(os.Stdout)
 	}
-	checkValues(t, "tomitomi3_gray128", tl, 0.99)
+	checkValues(t, "tomitomi3_gray128", tl, 0.99, 0.002)
 }
 
 func isCrop(l Label) bool { return IsCrop(l.File) }
 
+// The pip rules from the side read 98.7% of matteop65_wood's crops of dice
+// ≥40 px (none wrong) and 97.0% of dice3_roboflow_v3's (2 of 199 wrong,
+// 1.0%); of the smaller dice, 98.1% (0.1% wrong) and 55.4% (2 of 83, 2.4%).
 func TestAccuracy_Matteop65_Crops(t *testing.T) {
-	testCrops(t, "matteop65_wood")
+	testCrops(t, "matteop65_wood", 0.98, 0.002, 0.005)
 }
 
 func TestAccuracy_Dice3_Crops(t *testing.T) {
-	testCrops(t, "dice3_roboflow_v3")
+	testCrops(t, "dice3_roboflow_v3", 0.96, 0.015, 0.05)
 }
 
-func testCrops(t *testing.T, source string) {
+func testCrops(t *testing.T, source string, minRead, maxWrong, maxWrongSmall float64) {
 	dir := needData(t, source)
 	ls := loadLabels(t, dir)
 	sizes := boxSizes(t, dir)
 	opts := ObliqueOpts(DefaultOpts)
 	big := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] >= 40 && subset(l) })
-	checkValues(t, source+" crops ≥40 px", big, 0.97)
+	checkValues(t, source+" crops ≥40 px", big, minRead, maxWrong)
 	small := evalLabels(t, dir, ls, opts, func(l Label) bool { return isCrop(l) && sizes[l.File] < 40 && subset(l) })
-	checkValues(t, source+" crops <40 px", small, 0)
+	checkValues(t, source+" crops <40 px", small, 0, maxWrongSmall)
 }
