@@ -100,21 +100,10 @@ func TestRead_LabelledPhotos(t *testing.T) {
 		ls := loadLabels(t, dir)
 		// crops without a box (tomitomi3's images, skovy's own crops) are
 		// dice of 50 px and more
-		var crops []vision.Label
-		var files []string
-		for _, l := range ls {
-			if s, boxed := sizes[l.File]; isCrop(l) && (!boxed || s >= 40) {
-				crops = append(crops, l)
-				files = append(files, l.File)
-			}
-		}
-		got, took := dicedata.ReadEach(t, dir, files, func() func(image.Image) vision.Result {
-			return NewReader(nil).ReadImage
+		big := readTally(t, dir, ls, func(l vision.Label) bool {
+			s, boxed := sizes[l.File]
+			return isCrop(l) && (!boxed || s >= 40)
 		})
-		var big vision.Tally
-		for i, l := range crops {
-			big.Add(l.Want, got[i], took[i])
-		}
 		t.Logf("%s crops ≥40 px: %s", source, big.Summary())
 		if big.WrongRate() > 0.002 {
 			t.Errorf("%s crops ≥40 px: wrong-rate %.2f%% > 0.2%%", source, 100*big.WrongRate())
@@ -133,21 +122,9 @@ func TestRead_LabelledFrames(t *testing.T) {
 		if err != nil {
 			continue // a source of crops only
 		}
-		var frames []vision.Label
-		var files []string
-		for _, l := range loadLabels(t, dir) {
-			if !isCrop(l) && (l.Want.Answer == vision.Value || l.Want.Answer == vision.Multi && sizes[l.File] >= 40) {
-				frames = append(frames, l)
-				files = append(files, l.File)
-			}
-		}
-		got, took := dicedata.ReadEach(t, dir, files, func() func(image.Image) vision.Result {
-			return NewReader(nil).ReadImage
+		tl := readTally(t, dir, loadLabels(t, dir), func(l vision.Label) bool {
+			return !isCrop(l) && (l.Want.Answer == vision.Value || l.Want.Answer == vision.Multi && sizes[l.File] >= 40)
 		})
-		var tl vision.Tally
-		for i, l := range frames {
-			tl.Add(l.Want, got[i], took[i])
-		}
 		t.Logf("%s frames (one die, and several ≥40 px): %s", source, tl.Summary())
 		if tl.WrongRate() > 0.002 {
 			t.Errorf("%s frames of one die: wrong-rate %.2f%% > 0.2%%", source, 100*tl.WrongRate())
@@ -156,6 +133,28 @@ func TestRead_LabelledFrames(t *testing.T) {
 			atLeast(t, source+" frames of several dice ≥40 px", "multi", tl.Rate("multi"), 0.95)
 		}
 	}
+}
+
+// readTally reads the images of dir labelled ls that keep keeps with the
+// committed reader, and tallies the answers.
+func readTally(t *testing.T, dir string, ls []vision.Label, keep func(vision.Label) bool) *vision.Tally {
+	t.Helper()
+	var kept []vision.Label
+	var files []string
+	for _, l := range ls {
+		if keep(l) {
+			kept = append(kept, l)
+			files = append(files, l.File)
+		}
+	}
+	got, took := dicedata.ReadEach(t, dir, files, func() func(image.Image) vision.Result {
+		return NewReader(nil).ReadImage
+	})
+	var tl vision.Tally
+	for i, l := range kept {
+		tl.Add(l.Want, got[i], took[i])
+	}
+	return &tl
 }
 
 // TestRead_CupOfDice_Multi reads photos of a cup of several dice (about
