@@ -38,13 +38,6 @@ func (r Rect) Rectangle() image.Rectangle { return image.Rect(r.X, r.Y, r.X+r.W,
 // RectOf returns the Rect of an image.Rectangle.
 func RectOf(r image.Rectangle) Rect { return Rect{r.Min.X, r.Min.Y, r.Dx(), r.Dy()} }
 
-// Apply returns o with the tray and die size of c.
-func (c Calibration) Apply(o Opts) Opts {
-	o.Tray = c.Tray.Rectangle()
-	o.DieSize = c.DieSize
-	return o
-}
-
 // WriteYAML writes c as the "dice_camera" section of the configuration.
 func (c Calibration) WriteYAML(w io.Writer) error {
 	enc := yaml.NewEncoder(w)

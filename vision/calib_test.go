@@ -52,7 +52,8 @@ func TestCalibrate_FindsTrayAndDieSize(t *testing.T) {
 		t.Errorf("YAML round trip: %+v, want %+v\n%s", back, c, b.String())
 	}
 	// the calibrated reader still reads the die
-	o := c.Apply(DefaultOpts)
+	o := DefaultOpts
+	o.Tray, o.DieSize = c.Tray.Rectangle(), c.DieSize
 	if got := NewReader(&o).Read(with); got.Answer != Value || got.Value != 5 {
 		t.Errorf("calibrated read %v, want 5", got)
 	}

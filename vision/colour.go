@@ -5,7 +5,8 @@ import (
 	"image/color"
 )
 
-// colourStep is the sampling step, in pixels, of the chroma plane.
+// colourStep is the step, in pixels, at which bodyChroma samples an
+// image's chroma.
 const colourStep = 4
 
 // minChroma is the chroma (0…255) over which a sample is taken as a

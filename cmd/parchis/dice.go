@@ -120,7 +120,8 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if st := cli.Parse(fs, args[1:], exitUsage); st >= 0 {
 		return st
 	}
-	opts := vision.DefaultOpts
+	// the calibration's tray and die size, as the table reads
+	var lo learned.Opts
 	if *calib != "" {
 		f, err := os.Open(*calib)
 		if err != nil {
@@ -133,10 +134,8 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "parchis dice: %s: %s\n", *calib, spanish.Local(err.Error()))
 			return 2
 		}
-		opts = c.Apply(opts)
+		lo.Tray, lo.DieSize = c.Tray.Rectangle(), c.DieSize
 	}
-	// the calibration's tray and die size, as the table reads
-	lo := learned.Opts{Tray: opts.Tray, DieSize: opts.DieSize}
 	if *modelFile != "" {
 		m, err := learned.LoadModel(*modelFile)
 		if err != nil {
