@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -38,21 +38,11 @@ func (b *testBroker) url() string { return "tcp://" + b.addr }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 // embeddedBroker starts the embedded broker on a free port with a table
 // user, a judge user and anonymous viewers.
 func embeddedBroker(t *testing.T) *testBroker {
 	t.Helper()
-	tb := &testBroker{name: "embedded", addr: freeAddr(t), event: "club", table: "t1",
+	tb := &testBroker{name: "embedded", addr: testnet.Addr(t), event: "club", table: "t1",
 		tableUser: "table-t1", tablePass: "table secret", judgeUser: "judge-ana", judgePass: "judge secret"}
 	hash := func(pw string) string {
 		h, err := hashPassword(pw, 1000)
@@ -387,8 +377,8 @@ func TestFeed_BrokerRestartWhilePublishing_PersistentSession(t *testing.T) {
 // TestFeed_WebSocket publishes through the embedded broker's WebSocket
 // listener to a subscriber on TCP.
 func TestFeed_WebSocket(t *testing.T) {
-	tb := &testBroker{addr: freeAddr(t), event: "club", table: "t1", tableUser: "table-t1", tablePass: "pw"}
-	ws := freeAddr(t)
+	tb := &testBroker{addr: testnet.Addr(t), event: "club", table: "t1", tableUser: "table-t1", tablePass: "pw"}
+	ws := testnet.Addr(t)
 	h, _ := hashPassword(tb.tablePass, 1000)
 	b, err := NewBroker(BrokerOpts{TCPAddr: tb.addr, WSAddr: ws, AllowAnonymous: true, Logger: quietLogger(),
 		Users: []User{{Name: tb.tableUser, Password: h, Role: RoleTable, Event: tb.event, Table: tb.table}}})

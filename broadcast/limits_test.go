@@ -15,6 +15,8 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/gorilla/websocket"
+
+	"github.com/parchis-table/parchis/internal/testnet"
 )
 
 // syncBuf is a log written by the broker's goroutines.
@@ -39,7 +41,7 @@ func (s *syncBuf) String() string {
 // a judge, logging into the returned buffer.
 func limitedBroker(t *testing.T, lim Limits) (addr string, log *syncBuf) {
 	t.Helper()
-	addr = freeAddr(t)
+	addr = testnet.Addr(t)
 	log = &syncBuf{}
 	h, err := hashPassword("judge secret", 1000)
 	if err != nil {
@@ -314,8 +316,8 @@ func TestRateLimit_BurstThenCounted(t *testing.T) {
 // than MaxPacket closes the connection, and connections beyond
 // MaxClientsPerAddr are refused.
 func TestBroker_WebSocket_SameLimits(t *testing.T) {
-	ws := freeAddr(t)
-	b, err := NewBroker(BrokerOpts{TCPAddr: freeAddr(t), WSAddr: ws, AllowAnonymous: true, Logger: quietLogger(),
+	ws := testnet.Addr(t)
+	b, err := NewBroker(BrokerOpts{TCPAddr: testnet.Addr(t), WSAddr: ws, AllowAnonymous: true, Logger: quietLogger(),
 		Limits: Limits{MaxClientsPerAddr: 3, MaxClients: 6}})
 	if err != nil {
 		t.Fatal(err)

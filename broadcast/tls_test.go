@@ -10,6 +10,7 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/internal/testpki"
 )
 
@@ -20,7 +21,7 @@ func TestFeed_TLS_ClientCertificates(t *testing.T) {
 	pki := testpki.New(t)
 	srvCert, srvKey := pki.Issue(t, "broker", true)
 	cliCert, cliKey := pki.Issue(t, "table", false)
-	tb := &testBroker{addr: freeAddr(t), event: "club", table: "t1", tableUser: "table-t1", tablePass: "pw"}
+	tb := &testBroker{addr: testnet.Addr(t), event: "club", table: "t1", tableUser: "table-t1", tablePass: "pw"}
 	h, _ := hashPassword(tb.tablePass, 1000)
 	b, err := NewBroker(BrokerOpts{TCPAddr: tb.addr, WSAddr: "off", AllowAnonymous: true, Logger: quietLogger(),
 		TLS:   TLSFiles{CA: pki.CAFile, Cert: srvCert, Key: srvKey},

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/parchis-table/parchis/internal/testnet"
 )
 
 // readRSS returns a process's resident set size in bytes (Linux), or 0.
@@ -245,7 +247,7 @@ func startDashboardProcess(b *testing.B, ctx context.Context, brokerURL string) 
 	if out, err := exec.Command("go", "build", "-o", exe, "github.com/parchis-table/parchis/cmd/parchis-judges").CombinedOutput(); err != nil {
 		b.Fatalf("build parchis-judges: %v\n%s", err, out)
 	}
-	addr := freePort(b)
+	addr := testnet.Addr(b)
 	cmd := exec.CommandContext(ctx, exe, "-broker", brokerURL, "-addr", addr, "-mqtt-user", testDashUser)
 	cmd.Env = append(os.Environ(), "PARCHIS_MQTT_PASSWORD="+testPassword)
 	if err := cmd.Start(); err != nil {

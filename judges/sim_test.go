@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/parchis-table/parchis/bots"
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/referee"
 )
 
@@ -30,20 +32,9 @@ import (
 // quietLog discards logs unless the test runs with -v.
 func quietLog() *slog.Logger {
 	if testing.Verbose() {
-		return slog.New(slog.NewTextHandler(io.Discard, nil))
+		return slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
-}
-
-// freePort returns a free TCP address on the loopback.
-func freePort(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // testBroker is an embedded broker with a judge user for the dashboard and
@@ -67,7 +58,7 @@ func startBroker(t testing.TB, ctx context.Context, event string, tables []strin
 	for _, tb := range tables {
 		users = append(users, broadcast.User{Name: "table-" + tb, Password: h, Role: broadcast.RoleTable, Event: event, Table: tb})
 	}
-	addr := freePort(t)
+	addr := testnet.Addr(t)
 	// Every simulated table connects from the loopback: as many as there
 	// are tables, and a few more, may (a venue's tables have their own
 	// addresses).

@@ -16,6 +16,7 @@ import (
 
 	"github.com/parchis-table/parchis/board"
 	"github.com/parchis-table/parchis/broadcast"
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/journal"
 	"github.com/parchis-table/parchis/table"
 )
@@ -62,7 +63,7 @@ func TestSim_DamagedJournal_RaisedToJudges(t *testing.T) {
 	t.Parallel()
 	bin := buildDaemon(t)
 	dir := t.TempDir()
-	metricsAddr := freeAddr(t)
+	metricsAddr := testnet.Addr(t)
 	cfg, broker, dash, marta := judgeConfig(t, dir, "metrics: "+metricsAddr+"\n")
 	cmd, _ := startSim(t, bin, "-config", cfg, "-speed", "50")
 	path := filepath.Join(dir, table.JournalName)

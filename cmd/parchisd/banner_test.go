@@ -16,6 +16,7 @@ import (
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/config"
 	"github.com/parchis-table/parchis/engine"
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/termboard"
 )
@@ -102,7 +103,7 @@ func TestBanner_SaysWhatRunsAndWhere(t *testing.T) {
 // and the wider "#" and "parchis/#" too (narrowed to the feed), while a
 // filter outside the feed is refused.
 func TestBanner_SubscribeLineWorks(t *testing.T) {
-	addr := freeAddr(t)
+	addr := testnet.Addr(t)
 	cfg := config.DefaultDaemon()
 	cfg.Broker.TCP = addr
 	b, err := broadcast.NewBroker(broadcast.BrokerOpts{TCPAddr: addr, WSAddr: "off", AllowAnonymous: cfg.Broker.Anonymous, Logger: slog.New(slog.DiscardHandler)})

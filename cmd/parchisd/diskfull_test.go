@@ -20,6 +20,7 @@ import (
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
 	"github.com/parchis-table/parchis/internal/testdisk"
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -64,8 +65,8 @@ func TestDiskFull_MidGameAndAtAGamesEnd_NothingLost(t *testing.T) {
 	}
 	bin := buildDaemon(t)
 	dir := filepath.Join(disk, "table")
-	addr := freeAddr(t)
-	metricsAddr := freeAddr(t)
+	addr := testnet.Addr(t)
+	metricsAddr := testnet.Addr(t)
 	startTableBroker(t, addr)
 	rec := &feedRecorder{events: map[uint64][]byte{}, results: make(chan uint64, 16), starts: make(chan uint64, 1)}
 	var mu sync.Mutex

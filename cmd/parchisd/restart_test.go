@@ -22,6 +22,7 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/hw"
+	"github.com/parchis-table/parchis/internal/testnet"
 	"github.com/parchis-table/parchis/referee"
 	"github.com/parchis-table/parchis/table"
 )
@@ -116,7 +117,7 @@ func TestRestart_KilledAnywhere_FeedEqualsJournal(t *testing.T) {
 	}
 	bin := buildDaemon(t)
 	dir := t.TempDir()
-	addr := freeAddr(t)
+	addr := testnet.Addr(t)
 	startTableBroker(t, addr)
 	rec := &feedRecorder{events: map[uint64][]byte{}, results: make(chan uint64, 1), starts: make(chan uint64, 1)}
 	sub := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://" + addr).SetClientID("recorder").SetCleanSession(false))

@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,18 +17,8 @@ import (
 
 	"github.com/parchis-table/parchis/broadcast"
 	"github.com/parchis-table/parchis/certify"
+	"github.com/parchis-table/parchis/internal/testnet"
 )
-
-// freeAddr returns a loopback address with a port free now.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // judgeConfig writes simConfig's configuration with one judge, marta
 // (password s3cret, the broker's judge user and a signing key the table
@@ -51,7 +40,7 @@ func judgeConfig(t testing.TB, dir, extra string) (path, broker, dashboard strin
 // and extra more top-level settings.
 func simConfig(t testing.TB, dir string, users, extra string) (path, broker, dashboard string) {
 	t.Helper()
-	broker, ws, dashboard := freeAddr(t), freeAddr(t), freeAddr(t)
+	broker, ws, dashboard := testnet.Addr(t), testnet.Addr(t), testnet.Addr(t)
 	cfg := fmt.Sprintf(`dir: %s
 mqtt:
   broker: tcp://%s
