@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"image"
 	"io"
 	"os"
 	"path/filepath"
@@ -155,7 +154,7 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cmd == "teach" {
 		return diceTeach(fs.Args(), *out, lo, stdout, stderr)
 	}
-	newReader := func() dieReader { return learned.NewReader(&lo) }
+	newReader := func() *learned.Reader { return learned.NewReader(&lo) }
 	switch cmd {
 	case "read":
 		return diceRead(fs.Args(), newReader, stdin, stdout, stderr)
@@ -164,11 +163,6 @@ func runDice(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "parchis dice: %s\n%s", lang.Say(fmt.Sprintf("unknown command %q", cmd)), diceUsage())
 	return 2
-}
-
-// dieReader is what reads the die in an image.
-type dieReader interface {
-	ReadImage(image.Image) vision.Result
 }
 
 // diceTeach runs "parchis dice teach -o PROFILE LABELS.csv".
@@ -195,7 +189,7 @@ func diceTeach(args []string, out string, opts learned.Opts, stdout, stderr io.W
 	return 0
 }
 
-func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdout, stderr io.Writer) int {
+func diceRead(paths []string, newReader func() *learned.Reader, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		fmt.Fprintf(stderr, "parchis dice read: %s\n%s", spanish.Pick("no images", "ninguna imagen"), diceUsage())
 		return 2
@@ -231,7 +225,7 @@ func diceRead(paths []string, newReader func() dieReader, stdin io.Reader, stdou
 	return code
 }
 
-func diceEval(dirs []string, newReader func() dieReader, stdout, stderr io.Writer) int {
+func diceEval(dirs []string, newReader func() *learned.Reader, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		fmt.Fprintf(stderr, "parchis dice eval: %s\n%s", spanish.Pick("no folders", "ninguna carpeta"), diceUsage())
 		return 2

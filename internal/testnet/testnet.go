@@ -33,11 +33,18 @@ var (
 // this process.
 func Addr(t testing.TB) string {
 	t.Helper()
+	return addr(t, rand.IntN)
+}
+
+// addr is Addr drawing each candidate port as floor + draw(n), n being the
+// number of ports below the ephemeral range.
+func addr(t testing.TB, draw func(n int) int) string {
+	t.Helper()
 	ceil := ephemeralLow()
 	mu.Lock()
 	defer mu.Unlock()
 	for range 200 {
-		p := floor + rand.IntN(ceil-floor)
+		p := floor + draw(ceil-floor)
 		if given[p] {
 			continue
 		}
@@ -55,8 +62,8 @@ func Addr(t testing.TB) string {
 
 // ephemeralLow is the first port of the kernel's ephemeral range, from
 // Linux's ip_local_port_range; where it cannot be read, or leaves too little
-// room below it, Linux's default, 32768.
-func ephemeralLow() int {
+// room below it, Linux's default, 32768. It is read once.
+var ephemeralLow = sync.OnceValue(func() int {
 	const def = 32768
 	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
 	if err != nil {
@@ -67,4 +74,4 @@ func ephemeralLow() int {
 		return def
 	}
 	return lo
-}
+})

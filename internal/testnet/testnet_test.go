@@ -31,18 +31,36 @@ func TestAddr_FreeBelowEphemeralAndNeverTwice(t *testing.T) {
 }
 
 func TestAddr_SkipsAPortInUse(t *testing.T) {
-	// hold every port Addr gives, so each next draw must find another
-	var held []net.Listener
-	defer func() {
-		for _, l := range held {
-			l.Close()
+	// a port of the range held by another listener, which Addr never gave
+	var held net.Listener
+	var p int
+	for q := floor; q < ephemeralLow() && held == nil; q++ {
+		mu.Lock()
+		taken := given[q]
+		mu.Unlock()
+		if taken {
+			continue
 		}
-	}()
-	for range 20 {
-		ln, err := net.Listen("tcp", Addr(t))
-		if err != nil {
-			t.Fatalf("Addr gave a port in use: %v", err)
+		if ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(q))); err == nil {
+			held, p = ln, q
 		}
-		held = append(held, ln)
 	}
+	if held == nil {
+		t.Fatal("no free port in the range to hold")
+	}
+	defer held.Close()
+	// the first draw is the held port, the next ones the ports after it
+	next := p - floor
+	got := addr(t, func(int) int { next++; return next - 1 })
+	if got == held.Addr().String() {
+		t.Fatalf("addr gave %s, held by another listener", got)
+	}
+	if next < p-floor+2 {
+		t.Fatalf("addr took its first draw, the held port %d", p)
+	}
+	ln, err := net.Listen("tcp", got)
+	if err != nil {
+		t.Fatalf("addr gave a port in use: %v", err)
+	}
+	ln.Close()
 }
