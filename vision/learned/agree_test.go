@@ -2,6 +2,7 @@ package learned
 
 import (
 	"image"
+	"image/draw"
 	"testing"
 
 	"github.com/parchis-table/parchis/vision"
@@ -71,5 +72,49 @@ func TestRead_NetworkOnly_NoSecondWitness(t *testing.T) {
 	t.Logf("%d of the first %d crops ≥40 px unsure for the network alone, then read", settled, n-1)
 	if settled == 0 {
 		t.Error("no crop the network was unsure of was read with the pip rules' help")
+	}
+}
+
+// TestContradicts holds a value against the pip rules' reading only when
+// they give the same die another value.
+func TestContradicts(t *testing.T) {
+	die := image.Rect(40, 40, 100, 100)
+	read := vision.Result{Answer: vision.Value, Value: 1, Confidence: 0.998, Box: die}
+	for _, c := range []struct {
+		name string
+		pips vision.Result
+		want bool
+	}{
+		{"another face on the same die", vision.Result{Answer: vision.Value, Value: 2, Confidence: 0.8, Box: image.Rect(45, 42, 98, 101)}, true},
+		{"another face, the pips seen in part", vision.Result{Answer: vision.Value, Value: 2, Confidence: 0.7, Box: image.Rect(60, 60, 80, 80)}, true},
+		{"the same face", vision.Result{Answer: vision.Value, Value: 1, Confidence: 0.9, Box: die}, false},
+		{"another face on another die", vision.Result{Answer: vision.Value, Value: 2, Confidence: 0.9, Box: image.Rect(120, 40, 180, 100)}, false},
+		{"the pips unsure", vision.Result{Answer: vision.Unsure, Confidence: 0.5, Box: die}, false},
+		{"the pips see an edge", vision.Result{Answer: vision.Edge, Confidence: 0.6, Box: die}, false},
+		{"the pips see several dice", vision.Result{Answer: vision.Multi, Confidence: 0.8, Box: die}, false},
+		{"the pips see none", vision.Result{Answer: vision.None, Confidence: 0.9}, false},
+		{"a value without a box", vision.Result{Answer: vision.Value, Value: 2, Confidence: 0.9}, false},
+	} {
+		if got := contradicts(c.pips, read); got != c.want {
+			t.Errorf("%s: contradicts = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestRead_ContradictedValue_Unsure reads a crop of awsvegas_dice (a two)
+// cut 2 px short, which the classifier reads as a one with 0.998 and the
+// pip rules as a two: the table asks for a throw again instead of
+// accepting either.
+func TestRead_ContradictedValue_Unsure(t *testing.T) {
+	img := decodeImage(t, needData(t, "awsvegas_dice")+"/crops/IMG_20191112_111648_d01.png")
+	b := img.Bounds()
+	short := image.NewRGBA(image.Rect(0, 0, b.Dx()-2, b.Dy()-2))
+	draw.Draw(short, short.Rect, img, b.Min, draw.Src)
+	alone := NewReader(&Opts{NetworkOnly: true})
+	if a := alone.ReadImage(short); a.Answer != vision.Value || a.Value == 2 {
+		t.Fatalf("the classifier alone reads %v, not the one this test is of: choose another crop for this model", a)
+	}
+	if got := NewReader(nil).ReadImage(short); got.Answer != vision.Unsure {
+		t.Errorf("read %v, want unsure (the pip rules read a two)", got)
 	}
 }

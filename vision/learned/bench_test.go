@@ -8,8 +8,8 @@ import (
 	"github.com/parchis-table/parchis/vision/synth"
 )
 
-func benchRead(b *testing.B, w, h int, lo, hi float64, opts Opts) {
-	img := vision.Gray(synth.Render(synth.RandomScene(11, w, h, synth.Flat, lo, hi)))
+func benchRead(b *testing.B, seed uint64, w, h int, lo, hi float64, opts Opts) {
+	img := vision.Gray(synth.Render(synth.RandomScene(seed, w, h, synth.Flat, lo, hi)))
 	rd := NewReader(&opts)
 	rd.ReadImage(img)
 	b.ReportAllocs()
@@ -20,16 +20,22 @@ func benchRead(b *testing.B, w, h int, lo, hi float64, opts Opts) {
 }
 
 // BenchmarkRead_640x480 reads a tray frame of one die, localisation and
-// classification together.
-func BenchmarkRead_640x480(b *testing.B) { benchRead(b, 640, 480, 60, 70, DefaultOpts) }
+// classification together. The classifier is unsure of the die and the
+// pip rules, straight down, settle it (see ReadImage).
+func BenchmarkRead_640x480(b *testing.B) { benchRead(b, 11, 640, 480, 60, 70, DefaultOpts) }
+
+// BenchmarkRead_640x480_SureDie reads a frame of a die the classifier is
+// sure of, which both pip readers (straight down and from the side) then
+// read too, for a value that would contradict it (see contradicts).
+func BenchmarkRead_640x480_SureDie(b *testing.B) { benchRead(b, 12, 640, 480, 60, 70, DefaultOpts) }
 
 // BenchmarkRead_640x480_Calibrated knows the die's size: one scale.
 func BenchmarkRead_640x480_Calibrated(b *testing.B) {
-	benchRead(b, 640, 480, 60, 70, Opts{DieSize: 80})
+	benchRead(b, 11, 640, 480, 60, 70, Opts{DieSize: 80})
 }
 
 // BenchmarkRead_128x128 reads a crop of one die.
-func BenchmarkRead_128x128(b *testing.B) { benchRead(b, 128, 128, 50, 60, DefaultOpts) }
+func BenchmarkRead_128x128(b *testing.B) { benchRead(b, 11, 128, 128, 50, 60, DefaultOpts) }
 
 // TestReader_HeapUnder20MB holds what a reader keeps (the networks'
 // buffers, its scratch, after a frame and a crop) to 20 MB; the model,

@@ -17,7 +17,8 @@
 // source over 0.2% wrong values as the table reads it), or when
 // the classifier, unsure, leans to a face that a second witness, the pip
 // rules of package vision, reads too, or, where it leans to it surely, a
-// third: the face's pips counted in the die's box. Both
+// third: the face's pips counted in the die's box. A value the pip rules
+// contradict, reading the same die as another face, is Unsure. Both
 // networks are one ONNX file ([Model]), built in and replaceable, run by
 // package vision/onnx in pure Go. A [Profile], taught from a few labelled
 // photos of a venue's dice, adapts the reader to them without retraining.

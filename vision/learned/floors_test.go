@@ -9,6 +9,6 @@ var (
 	// witness of a die it is unsure of and the box witness the third)
 	readFloor = map[string]float64{
 		"tomitomi3_gray128": 0.99, "matteop65_wood": 0.969, "dice3_roboflow_v3": 0.789,
-		"awsvegas_dice": 0.827, "skovy_catan_webcam": 0.725, "banachowicz_rpgsets": 0.843,
+		"awsvegas_dice": 0.825, "skovy_catan_webcam": 0.718, "banachowicz_rpgsets": 0.836,
 	}
 )

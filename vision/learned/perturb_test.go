@@ -104,13 +104,16 @@ func blur(m *image.RGBA, k []float64) image.Image {
 // TestRead_Perturbed_FewWrongValues reads the crops ≥40 px labelled with a
 // value after each perturbation, as the table reads them. A perturbation
 // may tip a die the reader was nearly sure of into a wrong value, and
-// does so on a few: measured, at most two dice more than unperturbed of
-// any source and perturbation (awsvegas_dice, 2 px off the border: 4 of
-// 1,033, against 2 unperturbed; skovy_catan_webcam, contrast ×0.85: 1 of
-// 151, against none), over the 0.2% bar on those two. The test holds
-// that: at most two wrong values more than unperturbed. tomitomi3_gray128
-// is left out for time: its 1,200 grey crops read 99.9% to 100% under
-// every perturbation, none wrong.
+// does so on a few: measured, at most one die more than unperturbed of
+// any source and perturbation (awsvegas_dice, brightened, darkened or
+// blurred: 2 of 1,033, against 1 unperturbed; skovy_catan_webcam,
+// contrast ×0.85: 1 of 151, against none, a die the classifier leans to
+// wrongly and the pip rules read alike). Before the pip rules could
+// contradict a value the classifier was sure of (contradicts), crops 2 px
+// short got awsvegas_dice 4 wrong values, against 2 unperturbed. The test
+// holds the bound: at most one wrong value more than unperturbed.
+// tomitomi3_gray128 is left out for time: its 1,200 grey crops read 99.9%
+// to 100% under every perturbation, none wrong.
 func TestRead_Perturbed_FewWrongValues(t *testing.T) {
 	for _, source := range sources {
 		if source == "tomitomi3_gray128" {
@@ -144,8 +147,8 @@ func TestRead_Perturbed_FewWrongValues(t *testing.T) {
 			t.Logf("unperturbed: %s", plain.Summary())
 			for k, p := range perturbations {
 				t.Logf("%s: %s", p.name, tls[k].Summary())
-				if _, _, wrong := tls[k].Values(); wrong > base+2 {
-					t.Errorf("%s: %d wrong values, unperturbed %d: want at most 2 more", p.name, wrong, base)
+				if _, _, wrong := tls[k].Values(); wrong > base+1 {
+					t.Errorf("%s: %d wrong values, unperturbed %d: want at most 1 more", p.name, wrong, base)
 				}
 			}
 		})
