@@ -17,9 +17,9 @@ Each left-out source is scored four ways: as the table reads (the model's
 threshold, the pip rules the second witness of a die the classifier is
 unsure of); with the networks alone (score -network-only); after a
 venue's teach step of 3 photos of each face of that source (score -teach
-3, the other photos scored); and with every value accepted, whatever its
-confidence (how often the network's top face is right, which the
-threshold then trades for safety).
+3, the other photos scored); and with the networks alone, every value
+accepted whatever its confidence (how often the network's top face is
+right, which the threshold and the witnesses then trade for safety).
 
     python3 vision/train/loso.py [--face-only] [--face-epochs N] [--threads N] [--score-only] [SOURCE...]
 """
@@ -72,7 +72,7 @@ def main():
         r = score()
         r["network_only"] = score("-network-only")["crops_40px"]
         r["teach3"] = score("-teach", "3")["crops_40px"]
-        r["any_confidence"] = score("-min-confidence", "1e-9")["crops_40px"]
+        r["any_confidence"] = score("-network-only", "-min-confidence", "1e-9")["crops_40px"]
         # read again just before writing: several runs (one source each)
         # may share the file
         results = {}

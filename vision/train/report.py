@@ -119,7 +119,8 @@ def main():
              "without a calibration, oblique) settle it when they read that face on the same die "
              "(vision/learned, `agreeProb`); where they do not, and it leans to its face with at least "
              f"{box_prob()}, a third witness counts that face's pips in the die's box alone (`boxWitnessProb`, "
-             "`witness.go`); the tables below read so unless they say \"networks alone\"\n")
+             "`witness.go`); and a value the classifier is sure of is unsure where the pip rules read the same "
+             "die as another face (`contradicts`); the tables below read so unless they say \"networks alone\"\n")
     L.append("## Validation split (15% of each source's frames, never trained on): the classifier alone\n")
     L.append("| source | dice | top-1 | read | wrong |")
     L.append("|---|---:|---:|---:|---:|")
@@ -167,8 +168,9 @@ def main():
         if any("teach3" in v for v in loso.values()):
             L.append("\nThe same models on the crops ≥40 px of the source left out: after the venue's teach step "
                      "(3 photos of each face of that source taught, `score -teach 3`; those photos are not scored), "
-                     "and with every value accepted whatever its confidence (how often the network's top face is "
-                     "right or wrong before the threshold trades reads for safety).\n")
+                     "and with the networks alone, every value accepted whatever its confidence (how often the "
+                     "network's top face is right or wrong before the threshold and the witnesses trade reads for "
+                     "safety).\n")
             L.append("| left out | taught: read | wrong | any confidence: right | wrong |")
             L.append("|---|---:|---:|---:|---:|")
             for s in sources:
@@ -181,7 +183,10 @@ def main():
                              f"{100 * a['wrong']:.2f}% |")
     L.append("\n## Reproducing\n")
     L.append(f"`python3 vision/train/train.py` renders the synthetic frames, cuts every source, trains both networks "
-             f"and writes the model, with fixed seeds, in about {train['seconds'] / 60:.0f} minutes on 2 cores. "
+             f"and writes the model, with fixed seeds, in about {train['seconds'] / 60:.0f} minutes on 2 cores "
+             "(with Debian's torch 1.13 on the machine of this report it gave back the committed model byte for "
+             "byte, and each training without a source the networks of an earlier training on a machine of the "
+             "same kind; a machine of another kind gave other networks). "
              "The validation split hashes each frame's path relative "
              "to `../shared/data/dice` (the renders' relative to their folder, under `synth/`), so every checkout "
              "draws the same 15%. Then `python3 vision/train/loso.py --threads 1 SOURCE…` (two runs of three "
