@@ -83,6 +83,17 @@ def multi(r):
     return pct(r["multi_rate"]) if r and r.get("multi") else "–"
 
 
+def reproduced(train, msum):
+    """Whether the run behind train.json wrote the committed model."""
+    wrote = train.get("model_sha256")
+    if not wrote:
+        return "(that run did not record its model's SHA-256)"
+    if wrote == msum:
+        return "(the run behind this report gave back the committed model byte for byte)"
+    return (f"(the run behind this report wrote another model, SHA-256 `{wrote}`; the README says how much "
+            "training on another machine has moved the figures)")
+
+
 def main():
     cache = os.path.join(HERE, "cache")
     with open(os.path.join(cache, "train.json")) as f:
@@ -184,9 +195,7 @@ def main():
     L.append("\n## Reproducing\n")
     L.append(f"`python3 vision/train/train.py` renders the synthetic frames, cuts every source, trains both networks "
              f"and writes the model, with fixed seeds, in about {train['seconds'] / 60:.0f} minutes on 2 cores "
-             "(with Debian's torch 1.13 on the machine of this report it gave back the committed model byte for "
-             "byte, and each training without a source the networks of an earlier training on a machine of the "
-             "same kind; a machine of another kind gave other networks). "
+             f"{reproduced(train, msum)}. "
              "The validation split hashes each frame's path relative "
              "to `../shared/data/dice` (the renders' relative to their folder, under `synth/`), so every checkout "
              "draws the same 15%. Then `python3 vision/train/loso.py --threads 1 SOURCE…` (two runs of three "

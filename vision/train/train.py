@@ -589,8 +589,16 @@ def main():
     os.makedirs(os.path.dirname(rep), exist_ok=True)
     with open(rep, "w") as f:
         json.dump({"meta": meta, "validation": per_source, "seconds": time.time() - t_start,
-                   "model": out, "reader_validation": c if out else None}, f, indent=1)
+                   "model": out, "model_sha256": sha256_of(out) if out else None,
+                   "reader_validation": c if out else None}, f, indent=1)
     log(f"done in {time.time() - t_start:.0f} s; report {rep}")
+
+
+def sha256_of(path):
+    """The SHA-256 of the file, for the report to tell whether a run gave
+    back the committed model."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def export(det, face, temp, meta, path):
