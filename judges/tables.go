@@ -408,9 +408,7 @@ func (st *Store) addEvent(t *Table, e referee.Event) (*Entry, bool) {
 	if e.Seq > t.LastSeq || len(t.Feed) == 0 {
 		t.Feed = append(t.Feed, entry)
 	} else {
-		// A late event filling (part of) a gap: insert it in order.
-		i, _ := slices.BinarySearchFunc(t.Feed, e.Seq, func(x Entry, seq uint64) int { return cmpUint(x.Seq, seq) })
-		t.Feed = slices.Insert(t.Feed, i, entry)
+		t.Feed = fillGap(t.Feed, entry)
 	}
 	if over := len(t.Feed) - st.history; over > 0 {
 		t.Feed = slices.Delete(t.Feed, 0, over)
@@ -423,6 +421,31 @@ func (st *Store) addEvent(t *Table, e referee.Event) (*Entry, bool) {
 		t.LastThrow = e.Throw
 	}
 	return &entry, true
+}
+
+// fillGap puts a late entry in the feed, in order. The gap that held its
+// number is split into what is still missing before and after it, so that
+// a gap the late events fill wholly is gone: events delivered out of order
+// are not shown to the judges as never received.
+func fillGap(feed []Entry, e Entry) []Entry {
+	i, found := slices.BinarySearchFunc(feed, e.Seq, func(x Entry, seq uint64) int { return cmpUint(x.Seq, seq) })
+	g := i // the entry that may be the gap holding e.Seq
+	if !found {
+		g--
+	}
+	if g < 0 || feed[g].Gap == 0 || feed[g].Gap < e.Seq {
+		return slices.Insert(feed, i, e)
+	}
+	gap := feed[g]
+	var parts []Entry
+	if gap.Seq < e.Seq {
+		parts = append(parts, Entry{Event: referee.Event{Seq: gap.Seq}, Gap: e.Seq - 1})
+	}
+	parts = append(parts, e)
+	if e.Seq < gap.Gap {
+		parts = append(parts, Entry{Event: referee.Event{Seq: e.Seq + 1}, Gap: gap.Gap})
+	}
+	return slices.Replace(feed, g, g+1, parts...)
 }
 
 func cmpUint(a, b uint64) int {

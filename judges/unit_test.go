@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -155,6 +156,48 @@ func TestStore_DedupeAndGaps(t *testing.T) {
 	}
 	if tb, _ = st.Get("e/1"); !tb.Offline() {
 		t.Error("table not offline after its last will")
+	}
+}
+
+// TestStore_LateEventsFillTheGap: events the broker delivers out of
+// order fill the gap they left, which then shows only what is still
+// missing, and nothing once they have all come.
+func TestStore_LateEventsFillTheGap(t *testing.T) {
+	for _, tc := range []struct {
+		order []uint64
+		want  string
+	}{
+		{[]uint64{1, 2, 6}, "1 2 gap3-5 6"},
+		{[]uint64{1, 2, 6, 4}, "1 2 gap3-3 4 gap5-5 6"},
+		{[]uint64{1, 2, 6, 3}, "1 2 3 gap4-5 6"},
+		{[]uint64{1, 2, 6, 5}, "1 2 gap3-4 5 6"},
+		{[]uint64{1, 2, 6, 4, 3, 5}, "1 2 3 4 5 6"},
+		{[]uint64{1, 2, 6, 5, 4, 3, 4}, "1 2 3 4 5 6"},
+		{[]uint64{1, 4, 2, 7, 3, 5, 6}, "1 2 3 4 5 6 7"},
+	} {
+		st := NewStore(20)
+		for _, seq := range tc.order {
+			typ := referee.EventThrow
+			if seq == 1 {
+				typ = referee.EventStart
+			}
+			b, _ := json.Marshal(referee.Event{Seq: seq, Type: typ, Position: "- Y throw 0 - Y"})
+			if _, _, err := st.Apply("parchis/v1/e/1/events", b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb, _ := st.Get("e/1")
+		var got []string
+		for _, e := range tb.Feed {
+			if e.Gap != 0 {
+				got = append(got, fmt.Sprintf("gap%d-%d", e.Seq, e.Gap))
+			} else {
+				got = append(got, strconv.FormatUint(e.Seq, 10))
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("events in the order %v: feed %s, want %s", tc.order, g, tc.want)
+		}
 	}
 }
 
