@@ -528,7 +528,8 @@ def main():
                        cwd=REPO, check=True)
     with open(synth_csv, "rb") as f:
         synth_ann = f.read()
-    rendered = len({line.split(b",", 1)[0] for line in synth_ann.splitlines()[1:] if line.strip()})
+    frames = os.path.join(a.synth, "frames")
+    rendered = len(os.listdir(frames)) if os.path.isdir(frames) else 0
     if rendered != a.synth_n:
         sys.exit(f"train: --synth-n {a.synth_n}: {a.synth} holds {rendered} renders; "
                  "remove the folder to render again, or name another with --synth")
